@@ -1,0 +1,2 @@
+export * from './handler.js'
+export * from './result.js'

@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+// Brings a fresh clone to a runnable state: npm packages, system packages, the TypeScript build.
+// Uses only Node built-ins, since it runs before anything is installed.
+import { execFileSync, spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const quiet = process.argv.includes('--quiet')
+
+function log(message) {
+  if (!quiet) process.stderr.write(`setup: ${message}\n`)
+}
+
+function run(cmd, args, options = {}) {
+  execFileSync(cmd, args, { cwd: root, stdio: ['ignore', 'inherit', 'inherit'], ...options })
+}
+
+function has(cmd) {
+  return spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0
+}
+
+const debianPackages = [{ command: 'bwrap', pkg: 'bubblewrap' }]
+
+function installSystemPackages() {
+  const missing = debianPackages.filter((p) => !has(p.command)).map((p) => p.pkg)
+  if (missing.length === 0) return
+  if (process.getuid?.() !== 0 || !has('apt-get')) {
+    log(`missing system packages: ${missing.join(' ')} (install them with your package manager)`)
+    return
+  }
+  log(`installing ${missing.join(' ')} from Debian's packages`)
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
+  run('apt-get', ['update', '-qq'], { env })
+  run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], { env })
+}
+
+if (!existsSync(join(root, 'node_modules', '.package-lock.json'))) {
+  log('installing npm packages')
+  run('npm', ['ci', '--no-audit', '--no-fund'])
+}
+installSystemPackages()
+run(join(root, 'node_modules', '.bin', 'tsc'), ['-b'])
