@@ -28,5 +28,7 @@ writeFileSync(join(outDir, 'results.json'), `${JSON.stringify(results, null, 2)}
 
 console.log('\n| benchmark | figure | target | met |\n|---|---|---|---|')
 for (const r of results) {
-  console.log(`| ${r.name} | ${r.ratio ?? r.figure ?? ''} | ${r.target} | ${r.pass ? 'yes' : 'no'} |`)
+  console.log(
+    `| ${r.name} | ${r.ratio ?? r.figure ?? ''} | ${r.target} | ${r.pass ? 'yes' : 'no'} |`,
+  )
 }

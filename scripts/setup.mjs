@@ -2,7 +2,7 @@
 // Brings a fresh clone to a runnable state: npm packages, system packages, the TypeScript build.
 // Uses only Node built-ins, since it runs before anything is installed.
 import { execFileSync, spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -36,7 +36,15 @@ function installSystemPackages() {
   run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], { env })
 }
 
-if (!existsSync(join(root, 'node_modules', '.package-lock.json'))) {
+// npm writes node_modules/.package-lock.json on every install: older than the lock file means the
+// dependencies changed since the last install.
+function npmInstallNeeded() {
+  const installed = join(root, 'node_modules', '.package-lock.json')
+  if (!existsSync(installed)) return true
+  return statSync(installed).mtimeMs < statSync(join(root, 'package-lock.json')).mtimeMs
+}
+
+if (npmInstallNeeded()) {
   log('installing npm packages')
   run('npm', ['ci', '--no-audit', '--no-fund'])
 }

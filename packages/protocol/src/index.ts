@@ -1,4 +1,6 @@
 export * from './limits.js'
+export * from './standard-tools/definitions.js'
 export * from './standard-tools/inputs.js'
 export * from './standard-tools/types.js'
 export * from './standard-tools/validate.js'
+export * from './versions.js'

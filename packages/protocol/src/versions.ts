@@ -43,11 +43,11 @@ function isCalendarDate(value: string): boolean {
 export function resolveSynticVersion(header: string | undefined): SynticVersionResolution {
   if (header === undefined) return { ok: true, version: LATEST_SYNTIC_VERSION }
   const value = header.trim()
-  const valid = `valid versions: ${SYNTIC_VERSIONS.join(', ')} (or a later date)`
+  const valid = `Valid values: ${SYNTIC_VERSIONS.join(', ')}, or any later date.`
   if (!isCalendarDate(value)) {
     return {
       ok: false,
-      error: `${SYNTIC_VERSION_HEADER} must be a date written YYYY-MM-DD; got ${JSON.stringify(header)}. The ${valid}`,
+      error: `${SYNTIC_VERSION_HEADER} must be a date written YYYY-MM-DD; got ${JSON.stringify(header.slice(0, 40))}. ${valid}`,
     }
   }
   // ISO dates of equal length compare correctly as strings.
@@ -55,7 +55,7 @@ export function resolveSynticVersion(header: string | undefined): SynticVersionR
   if (chosen === undefined) {
     return {
       ok: false,
-      error: `${SYNTIC_VERSION_HEADER} ${value} is before the first API version. The ${valid}`,
+      error: `${SYNTIC_VERSION_HEADER} ${value} is before the first API version. ${valid}`,
     }
   }
   return { ok: true, version: chosen }

@@ -61,7 +61,11 @@ describe('JSON-lines process', () => {
     assert.match(replies[1]?.output ?? '', /must be a JSON object/)
     assert.match(replies[4]?.output ?? '', /no "input" field/)
     assert.equal(replies[4]?.id, 5)
-    assert.deepEqual(replies[5], { id: 6, output: 'Error: input must be an object', is_error: true })
+    assert.deepEqual(replies[5], {
+      id: 6,
+      output: 'Error: input must be an object',
+      is_error: true,
+    })
     assert.deepEqual(replies[6], { id: 8, output: '{}', is_error: false })
     assert.ok(replies.slice(0, 6).every((r) => r.is_error))
   })

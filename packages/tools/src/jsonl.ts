@@ -54,7 +54,10 @@ export async function* readLines(input: Readable, maxBytes = MAX_LINE_BYTES): As
 
 type Reply = { id: unknown } & ToolResult
 
-function parseRequest(line: Line, maxBytes: number): { id: unknown; input?: unknown; error?: string } {
+function parseRequest(
+  line: Line,
+  maxBytes: number,
+): { id: unknown; input?: unknown; error?: string } {
   if (line.oversized !== undefined) {
     return {
       id: null,
@@ -65,10 +68,16 @@ function parseRequest(line: Line, maxBytes: number): { id: unknown; input?: unkn
   try {
     message = JSON.parse(line.text ?? '')
   } catch (error) {
-    return { id: null, error: `line ${line.number} is not valid JSON (${(error as Error).message})` }
+    return {
+      id: null,
+      error: `line ${line.number} is not valid JSON (${(error as Error).message})`,
+    }
   }
   if (typeof message !== 'object' || message === null || Array.isArray(message)) {
-    return { id: null, error: `line ${line.number} must be a JSON object {"id": ..., "input": {...}}` }
+    return {
+      id: null,
+      error: `line ${line.number} must be a JSON object {"id": ..., "input": {...}}`,
+    }
   }
   const record = message as Record<string, unknown>
   const id = record.id ?? null

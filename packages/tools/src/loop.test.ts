@@ -18,7 +18,11 @@ describe('tool-call loop helper', () => {
     order.length = 0
     const messages = await runToolCalls(
       [
-        { id: 'call_1', type: 'function', function: { name: 'syntic_memory', arguments: '{"command":"list"}' } },
+        {
+          id: 'call_1',
+          type: 'function',
+          function: { name: 'syntic_memory', arguments: '{"command":"list"}' },
+        },
         { id: 'call_2', type: 'function', function: { name: 'syntic_memory', arguments: '' } },
       ],
       [echo],
@@ -39,7 +43,10 @@ describe('tool-call loop helper', () => {
       [echo],
     )
     assert.match(messages[0]?.content ?? '', /^Error: the tool arguments are not valid JSON/)
-    assert.equal(messages[1]?.content, 'Error: unknown tool "nope"; the available tools are syntic_memory')
+    assert.equal(
+      messages[1]?.content,
+      'Error: unknown tool "nope"; the available tools are syntic_memory',
+    )
     assert.deepEqual(await runToolCalls(undefined, [echo]), [])
   })
 
@@ -47,7 +54,9 @@ describe('tool-call loop helper', () => {
     const results = await runToolUses(
       [
         { type: 'text', text: 'let me look' } as { type: string },
-        { type: 'tool_use', id: 'tu_1', name: 'syntic_memory', input: { command: 'list' } } as { type: string },
+        { type: 'tool_use', id: 'tu_1', name: 'syntic_memory', input: { command: 'list' } } as {
+          type: string
+        },
         { type: 'tool_use', id: 'tu_2', name: 'other', input: {} } as { type: string },
       ],
       [echo],

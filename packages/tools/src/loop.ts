@@ -42,7 +42,9 @@ async function dispatch(
 ): Promise<ToolResult> {
   const handler = handlers.get(name)
   if (!handler) {
-    return failure(`unknown tool "${name}"; the available tools are ${[...handlers.keys()].join(', ')}`)
+    return failure(
+      `unknown tool "${name}"; the available tools are ${[...handlers.keys()].join(', ')}`,
+    )
   }
   let parsed: unknown
   try {

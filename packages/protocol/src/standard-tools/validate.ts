@@ -32,6 +32,7 @@ function describeKind(schema: unknown): string {
 
 function typeOfValue(value: unknown): string {
   if (value === null) return 'null'
+  if (value === undefined) return 'nothing'
   if (Array.isArray(value)) return 'an array'
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`
 }
