@@ -19,6 +19,11 @@ function errnoOf(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException | null)?.code
 }
 
+/** An exclusive write found the name taken; callers that race on purpose (locks) test for it. */
+export class AlreadyExistsError extends ToolError {
+  override name = 'AlreadyExistsError'
+}
+
 export interface WriteOptions {
   /** Permission bits of the new file (umask does not apply). */
   mode: number
@@ -80,7 +85,8 @@ export class JailEntry {
       if (options.exclusive) {
         // link() fails if the name exists, which makes create atomic and exclusive at once.
         await fsp.link(tempPath, fdPath(this.parent, this.name)).catch((error: unknown) => {
-          if (errnoOf(error) === 'EEXIST') throw new ToolError(`${this.display} already exists`)
+          if (errnoOf(error) === 'EEXIST')
+            throw new AlreadyExistsError(`${this.display} already exists`)
           throw this.jail.describe(error, this.display)
         })
         await fsp.unlink(tempPath)
