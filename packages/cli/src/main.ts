@@ -1,1 +1,11 @@
-#!/usr/bin/env node
+import { Command } from 'commander'
+import { toolCommand } from './commands/tool.js'
+
+const program = new Command()
+  .name('syntic')
+  .description('Syntic: self-hostable tool use for language models')
+  .version('0.1.0')
+  .showHelpAfterError()
+  .addCommand(toolCommand())
+
+await program.parseAsync(process.argv)

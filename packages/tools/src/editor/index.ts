@@ -1,0 +1,1 @@
+export { type EditorOptions, TextEditorTool } from './editor.js'

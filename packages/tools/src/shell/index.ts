@@ -1,0 +1,2 @@
+export { classifyCommand } from './classifier.js'
+export { type ConfirmRequest, type ShellOptions, ShellTool } from './shell.js'
