@@ -1,0 +1,27 @@
+import type { UpstreamFormat } from './upstream/port.js'
+
+export interface UpstreamConfig {
+  /** Base URL. OpenAI format: includes `/v1` (`http://127.0.0.1:8000/v1`); Anthropic: without. */
+  url: string
+  apiKey?: string
+  format: UpstreamFormat
+  /** Longest wait for the upstream's response headers (or first byte of a stream). */
+  timeoutMs: number
+  connectTimeoutMs: number
+}
+
+export interface ServerConfig {
+  host: string
+  port: number
+  /** Where state lives: the SQLite database, later file blobs. */
+  home: string
+  /** A PostgreSQL URL; when set, the store is PostgreSQL instead of SQLite. */
+  databaseUrl?: string
+  upstream?: UpstreamConfig
+  /** Syntic model names (`"Syntic Code"`) to upstream model ids. */
+  models: Record<string, string>
+  /** Largest request body accepted; larger gets 413. */
+  bodyLimitBytes: number
+  /** One JSON line per request on stdout. */
+  requestLog: boolean
+}
