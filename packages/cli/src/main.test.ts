@@ -148,4 +148,39 @@ describe('syntic tool (JSON-lines processes)', () => {
     assert.notEqual(result.status, 0)
     assert.match(result.stderr.toString(), /--root/)
   })
+
+  it('memory: --display-root sets the folder the model sees; a bad one exits 2', async () => {
+    const dir = join(base, 'mem-root')
+    const { replies, code } = await session(
+      ['tool', 'memory', '--dir', dir, '--display-root', '/agent/notes'],
+      [
+        '{"id": 1, "input": {"command": "write", "path": "agent/notes/a.md", "content": "x"}}',
+        '{"id": 2, "input": {"command": "list"}}',
+        '{"id": 3, "input": {"command": "read", "path": "/memories/a.md"}}',
+        '{"id": 4, "input": {"command": "delete", "path": "/agent/notes/../../etc"}}',
+      ],
+    )
+    assert.equal(code, 0)
+    assert.deepEqual(
+      replies.map((r) => [r.id, r.output]),
+      [
+        [1, 'Created /agent/notes/a.md (1 byte)'],
+        [2, '/agent/notes/a.md (1 byte)\nTotal: 1 byte in 1 file (limit: 16,777,216 bytes)'],
+        [3, 'Error: /memories/a.md is outside /agent/notes; use a path under /agent/notes'],
+        [4, 'Error: /agent/notes/../../etc is outside /agent/notes; use a path under /agent/notes'],
+      ],
+    )
+    assert.equal(readFileSync(join(dir, 'a.md'), 'utf8'), 'x')
+    for (const root of ['notes', '/a/../b', '/a\nb', '']) {
+      const bad = spawnSync(
+        process.execPath,
+        [main, 'tool', 'memory', '--dir', join(base, 'never'), '--display-root', root],
+        { input: '{"id": 1, "input": {"command": "list"}}\n' },
+      )
+      assert.equal(bad.status, 2, root)
+      assert.match(bad.stderr.toString(), /^syntic: displayRoot /, root)
+      assert.equal(bad.stdout.toString(), '', root)
+    }
+    assert.throws(() => statSync(join(base, 'never')), { code: 'ENOENT' })
+  })
 })

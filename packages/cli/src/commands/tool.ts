@@ -93,9 +93,19 @@ function shellCommand(): Command {
 function memoryCommand(): Command {
   return new Command('memory')
     .description('run syntic_memory calls read as JSON lines on stdin')
-    .requiredOption('--dir <dir>', 'the folder that holds /memories (created 0700 if missing)')
-    .action(async (opts: { dir: string }) => {
-      await serve(new MemoryTool({ dir: resolve(opts.dir) }))
+    .requiredOption(
+      '--dir <dir>',
+      'the folder that holds the memory files (created 0700 if missing)',
+    )
+    .option('--display-root <path>', 'the path the model sees for the folder', '/memories')
+    .action(async (opts: { dir: string; displayRoot: string }) => {
+      let tool: MemoryTool
+      try {
+        tool = new MemoryTool({ dir: resolve(opts.dir), displayRoot: opts.displayRoot })
+      } catch (error) {
+        fail(error instanceof Error ? error.message : String(error))
+      }
+      await serve(tool)
     })
 }
 

@@ -1,5 +1,4 @@
 import { ToolError } from '../result.js'
-import { DISPLAY_ROOT } from './paths.js'
 
 export const DEFAULT_MAX_FILE_BYTES = 256 * 1024
 export const DEFAULT_MAX_TOTAL_BYTES = 16 * 1024 * 1024
@@ -58,6 +57,7 @@ export function checkFileSize(
  * the folder is always allowed, so a folder already over a lowered limit can still be shrunk.
  */
 export function checkTotal(
+  displayRoot: string,
   current: number,
   oldSize: number,
   newSize: number,
@@ -66,6 +66,6 @@ export function checkTotal(
   const next = current - oldSize + newSize
   if (next <= limits.maxTotalBytes || newSize <= oldSize) return
   throw new ToolError(
-    `this change would bring ${DISPLAY_ROOT} to ${formatBytes(next)} in total, over the limit of ${formatBytes(limits.maxTotalBytes)} (${formatBytes(current)} used now); nothing was written. Delete or shorten memories that are no longer needed, then try again.`,
+    `this change would bring ${displayRoot} to ${formatBytes(next)} in total, over the limit of ${formatBytes(limits.maxTotalBytes)} (${formatBytes(current)} used now); nothing was written. Delete or shorten memories that are no longer needed, then try again.`,
   )
 }

@@ -1,5 +1,4 @@
 import { formatBytes, type MemoryLimits } from './limits.js'
-import { DISPLAY_ROOT } from './paths.js'
 import type { MemoryEntry, MemoryTree } from './tree.js'
 
 // A name with a newline could forge extra lines in the listing, so such characters are escaped.
@@ -22,10 +21,10 @@ function line(entry: MemoryEntry): string {
 }
 
 /** The text `list` returns: one line per entry, sorted, then the total against the limit. */
-export function formatListing(tree: MemoryTree, limits: MemoryLimits): string {
+export function formatListing(tree: MemoryTree, limits: MemoryLimits, displayRoot: string): string {
   const lines =
     tree.entries.length === 0
-      ? [`No memories yet: ${DISPLAY_ROOT} is empty.`]
+      ? [`No memories yet: ${displayRoot} is empty.`]
       : tree.entries.map(line)
   const files = tree.files === 1 ? '1 file' : `${tree.files} files`
   lines.push(

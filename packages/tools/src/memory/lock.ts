@@ -3,7 +3,6 @@ import { hostname } from 'node:os'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { AlreadyExistsError, type JailEntry, type Located, type PathJail } from '../jail/index.js'
 import { ToolError } from '../result.js'
-import { DISPLAY_ROOT } from './paths.js'
 
 /** The cross-process lock file, in the memory folder itself so every user of it sees the same. */
 export const LOCK_NAME = '.syntic-lock'
@@ -78,8 +77,8 @@ export async function withMemoryLock<T>(
   }
 }
 
-function located(name: string): Located {
-  return { display: `${DISPLAY_ROOT}/${name}`, parts: [name] }
+function located(jail: PathJail, name: string): Located {
+  return { display: jail.displayOf([name]), parts: [name] }
 }
 
 function newRecord(): LockRecord {
@@ -95,7 +94,7 @@ async function acquire(
   jail: PathJail,
   options: Required<LockOptions>,
 ): Promise<() => Promise<void>> {
-  const lock = await jail.entry(located(LOCK_NAME))
+  const lock = await jail.entry(located(jail, LOCK_NAME))
   let acquired = false
   try {
     const deadline = Date.now() + options.waitMs
@@ -242,7 +241,7 @@ async function breakStale(
   stale: Holder,
   staleMs: number,
 ): Promise<boolean> {
-  const guard = await jail.entry(located(TAKEOVER_NAME))
+  const guard = await jail.entry(located(jail, TAKEOVER_NAME))
   try {
     const record = newRecord()
     heldTokens.add(record.token)

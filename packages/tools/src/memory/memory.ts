@@ -4,6 +4,7 @@ import { checkToolInput, type MemoryInput } from '@syntic/protocol'
 import type { ToolHandler } from '../handler.js'
 import { type JailEntry, type Located, PathJail } from '../jail/index.js'
 import { runSafely, success, ToolError, type ToolResult } from '../result.js'
+import { resolveDisplayRoot } from './display-root.js'
 import {
   checkFileSize,
   checkTotal,
@@ -13,7 +14,7 @@ import {
 } from './limits.js'
 import { formatListing } from './listing.js'
 import { type LockOptions, withMemoryLock } from './lock.js'
-import { DISPLAY_ROOT, locateMemory, locateTarget } from './paths.js'
+import { locateMemory, locateTarget } from './paths.js'
 import { checkWritableText, countOccurrences, readText } from './text.js'
 import { scanTree } from './tree.js'
 
@@ -24,6 +25,11 @@ export interface MemoryOptions {
   maxFileBytes?: number
   /** Largest size of all files together. Default 16 MiB. */
   maxTotalBytes?: number
+  /**
+   * The folder the model sees, shown in every result and accepted in paths; the memory tool's
+   * `root` in the request. Absolute and normalised. Default `/memories`.
+   */
+  displayRoot?: string
 }
 
 // Memory files hold whatever a user said: private to the account running the application.
@@ -33,14 +39,15 @@ const DIR_MODE = 0o700
 type Input<C extends MemoryInput['command']> = Extract<MemoryInput, { command: C }>
 
 /**
- * The `syntic_memory` tool: a `/memories` folder that persists between conversations. Every
- * access goes through the path jail; changes are serialized across processes by a lock file.
- * File contents are never logged.
+ * The `syntic_memory` tool: a folder (`/memories` to the model unless the application picks
+ * another display root) that persists between conversations. Every access goes through the path
+ * jail; changes are serialized across processes by a lock file. File contents are never logged.
  */
 export class MemoryTool implements ToolHandler {
   readonly name = 'syntic_memory'
   private readonly dir: string
   private readonly limits: MemoryLimits
+  private readonly displayRoot: string
   private ready: Promise<PathJail> | undefined
 
   /** Tests shorten the lock's waits; the application has no reason to. */
@@ -52,6 +59,7 @@ export class MemoryTool implements ToolHandler {
     }
     this.dir = resolve(options.dir)
     this.limits = resolveLimits(options)
+    this.displayRoot = resolveDisplayRoot(options.displayRoot)
   }
 
   async run(input: unknown): Promise<ToolResult> {
@@ -62,7 +70,7 @@ export class MemoryTool implements ToolHandler {
       const call = checked.value
       switch (call.command) {
         case 'list':
-          return success(formatListing(await scanTree(jail), this.limits))
+          return success(formatListing(await scanTree(jail), this.limits, jail.displayRoot))
         case 'read':
           return success(await this.read(jail, call))
         case 'write':
@@ -78,7 +86,7 @@ export class MemoryTool implements ToolHandler {
   /** Creates and locks down the folder once; a failure is retried on the next call. */
   private open(): Promise<PathJail> {
     if (!this.ready) {
-      const opening = prepare(this.dir)
+      const opening = prepare(this.dir, this.displayRoot)
       this.ready = opening
       opening.catch(() => {
         if (this.ready === opening) this.ready = undefined
@@ -90,7 +98,7 @@ export class MemoryTool implements ToolHandler {
   private async read(jail: PathJail, call: Input<'read'>): Promise<string> {
     const location = locateMemory(jail, call.path)
     if (location.parts.length === 0) {
-      throw new ToolError(`${DISPLAY_ROOT} is a folder; use list to see the files in it`)
+      throw new ToolError(`${jail.displayRoot} is a folder; use list to see the files in it`)
     }
     const handle = await jail.openExisting(location)
     try {
@@ -110,7 +118,7 @@ export class MemoryTool implements ToolHandler {
       async () => {
         const tree = await scanTree(jail)
         const old = tree.entries.find((e) => e.kind === 'file' && e.display === location.display)
-        checkTotal(tree.total, old?.size ?? 0, size, this.limits)
+        checkTotal(jail.displayRoot, tree.total, old?.size ?? 0, size, this.limits)
         const entry = await jail.entry(location, { createParents: true, dirMode: DIR_MODE })
         try {
           const existed = writableTarget(await entry.lstat(), location, 'write')
@@ -149,7 +157,9 @@ export class MemoryTool implements ToolHandler {
           const oldSize = Buffer.byteLength(text)
           const size = Buffer.byteLength(next)
           checkFileSize(location.display, size, this.limits, 'edit')
-          if (size > oldSize) checkTotal((await scanTree(jail)).total, oldSize, size, this.limits)
+          if (size > oldSize) {
+            checkTotal(jail.displayRoot, (await scanTree(jail)).total, oldSize, size, this.limits)
+          }
           await entry.writeAtomic(next, { mode: FILE_MODE })
           return `Edited ${location.display}: replaced 1 occurrence of old_text (${formatBytes(size)} now)`
         } finally {
@@ -237,7 +247,7 @@ function occurrenceError(display: string, count: number): ToolError {
  * Makes the folder if missing and sets it to 0700 whatever it was (the application may have made
  * it with a loose umask), through a descriptor so the mode lands on the folder that was checked.
  */
-async function prepare(dir: string): Promise<PathJail> {
+async function prepare(dir: string, displayRoot: string): Promise<PathJail> {
   try {
     await fsp.mkdir(dir, { recursive: true, mode: DIR_MODE })
     const handle = await fsp.open(dir, constants.O_RDONLY | constants.O_DIRECTORY)
@@ -246,10 +256,10 @@ async function prepare(dir: string): Promise<PathJail> {
     } finally {
       await handle.close()
     }
-    return await PathJail.open(dir, DISPLAY_ROOT)
+    return await PathJail.open(dir, displayRoot)
   } catch (error) {
     const code = (error as NodeJS.ErrnoException | null)?.code ?? 'unknown error'
-    // The real path stays out of the message: the model only knows /memories.
+    // The real path stays out of the message: the model only knows the display root.
     throw new ToolError(`the memory folder is not available (${code}); tell the user`)
   }
 }

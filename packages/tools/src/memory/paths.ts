@@ -1,20 +1,22 @@
 import type { Located, PathJail } from '../jail/index.js'
 import { ToolError } from '../result.js'
 
-/** The folder the model sees; it maps to the application's memory directory. */
+/** The folder the model sees unless the application picks another (`displayRoot`). */
 export const DISPLAY_ROOT = '/memories'
 
 /** Names the tool keeps for itself (lock file, temp files of atomic writes). */
 export const RESERVED_PREFIX = '.syntic-'
 
-// Models often drop the leading slash and write `memories/notes.md`. Read relative to /memories
-// that would be /memories/memories/notes.md, which nobody means, so it is taken as absolute.
 const LEADING_DOTS = /^(?:\.\/+)+/
-const BARE_ROOT = /^memories(?:\/|$)/
 
-export function normalizeMemoryPath(input: string): string {
+// Models often drop the leading slash and write `memories/notes.md`. Read relative to /memories
+// that would be /memories/memories/notes.md, which nobody means, so a path that starts with the
+// display root minus its slash is taken as absolute. The root `/` has no such spelling.
+export function normalizeMemoryPath(input: string, displayRoot: string): string {
+  if (displayRoot === '/') return input
+  const bare = displayRoot.slice(1)
   const stripped = input.replace(LEADING_DOTS, '')
-  return BARE_ROOT.test(stripped) ? `/${stripped}` : input
+  return stripped === bare || stripped.startsWith(`${bare}/`) ? `/${stripped}` : input
 }
 
 export function isReservedName(name: string): boolean {
@@ -23,7 +25,7 @@ export function isReservedName(name: string): boolean {
 
 /** The model's path checked and placed in the jail; reserved names are refused. */
 export function locateMemory(jail: PathJail, input: string): Located {
-  const normal = normalizeMemoryPath(input)
+  const normal = normalizeMemoryPath(input, jail.displayRoot)
   let location: Located
   try {
     location = jail.locate(normal)
@@ -46,10 +48,11 @@ export function locateMemory(jail: PathJail, input: string): Located {
 export function locateTarget(jail: PathJail, input: string, command: string): Located {
   const location = locateMemory(jail, input)
   if (location.parts.length === 0) {
+    const root = jail.displayRoot
     throw new ToolError(
       command === 'delete'
-        ? `cannot delete ${DISPLAY_ROOT} itself; delete the files or folders inside it one by one`
-        : `${DISPLAY_ROOT} is the memory folder itself; give a file path such as ${DISPLAY_ROOT}/notes.md`,
+        ? `cannot delete ${root} itself; delete the files or folders inside it one by one`
+        : `${root} is the memory folder itself; give a file path such as ${jail.displayOf(['notes.md'])}`,
     )
   }
   return location

@@ -1,0 +1,152 @@
+import { resolve } from 'node:path'
+import {
+  checkName,
+  DEFAULT_WORKSPACE,
+  type KeyRecord,
+  type OpenStoreOptions,
+  openStore,
+  type Store,
+} from '@syntic/server'
+import { Command } from 'commander'
+
+/** The same default as the server's, so both find one store without any setting. */
+const DEFAULT_HOME = './.syntic'
+
+/** A failure already explained to the user, with the exit code it gets. */
+class CommandFailure extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message)
+  }
+}
+
+const usage = (message: string) => new CommandFailure(message, 2)
+
+/** Where the server keeps its store: `SYNTIC_HOME` and `SYNTIC_DATABASE_URL`, as it reads them. */
+function storeLocation(env: NodeJS.ProcessEnv, cwd: string): OpenStoreOptions {
+  const home = resolve(cwd, env.SYNTIC_HOME || DEFAULT_HOME)
+  const databaseUrl = env.SYNTIC_DATABASE_URL
+  return databaseUrl ? { home, databaseUrl } : { home }
+}
+
+function checkNames(names: { org?: string; workspace?: string }): void {
+  for (const kind of ['org', 'workspace'] as const) {
+    const value = names[kind]
+    const problem = value === undefined ? null : checkName(kind, value)
+    if (problem !== null) throw usage(problem)
+  }
+}
+
+/** Runs an action, turning a failure into a message on stderr and an exit code. */
+async function run(action: () => Promise<void>): Promise<void> {
+  try {
+    await action()
+  } catch (error) {
+    process.stderr.write(`syntic: ${messageOf(error)}\n`)
+    process.exitCode = error instanceof CommandFailure ? error.exitCode : 1
+  }
+}
+
+async function withStore(work: (store: Store) => Promise<void>): Promise<void> {
+  let store: Store
+  try {
+    store = await openStore(storeLocation(process.env, process.cwd()))
+  } catch (error) {
+    throw new CommandFailure(`cannot open the key store: ${messageOf(error)}`, 1)
+  }
+  try {
+    await work(store)
+  } finally {
+    await store.close()
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+function print(lines: string[]): void {
+  process.stdout.write(`${lines.join('\n')}\n`)
+}
+
+function table(records: KeyRecord[]): string[] {
+  const rows = [
+    ['ID', 'ORG', 'WORKSPACE', 'PREFIX', 'CREATED', 'REVOKED'],
+    ...records.map((k) => [k.id, k.org, k.workspace, k.prefix, k.createdAt, k.revokedAt ?? '-']),
+  ]
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)))
+  return rows.map((r) =>
+    r
+      .map((cell, i) => cell.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd(),
+  )
+}
+
+function createCommand(): Command {
+  return new Command('create')
+    .description('create an API key; the org and workspace are created when missing')
+    .requiredOption('--org <name>', 'the organisation the key belongs to')
+    .option('--workspace <name>', 'the workspace in the organisation', DEFAULT_WORKSPACE)
+    .addHelpText('after', '\nThe key is printed alone on the last line, only this once.')
+    .action((opts: { org: string; workspace: string }) =>
+      run(async () => {
+        checkNames(opts)
+        await withStore(async (store) => {
+          const { key, record } = await store.createKey(opts)
+          print([
+            `Created ${record.id} in org ${record.org}, workspace ${record.workspace}.`,
+            'The key below is shown only this once; keep it secret.',
+            key,
+          ])
+        })
+      }),
+    )
+}
+
+function revokeCommand(): Command {
+  return new Command('revoke')
+    .description('revoke an API key at once, by its id (key_...) or by the key itself')
+    .argument('<key-id-or-secret>', 'the key id from `syntic keys list`, or the sk_live_ key')
+    .action((idOrSecret: string) =>
+      run(() =>
+        withStore(async (store) => {
+          const record = await store.revokeKey(idOrSecret)
+          // The input is not repeated: it may be a secret, or anything at all.
+          if (record === null) throw new CommandFailure('no key has that id or secret', 1)
+          print([
+            `Revoked ${record.id} (org ${record.org}, workspace ${record.workspace}, ${record.prefix}...) at ${record.revokedAt}.`,
+          ])
+        }),
+      ),
+    )
+}
+
+function listCommand(): Command {
+  return new Command('list')
+    .description('list API keys: ids, orgs, workspaces and prefixes, never the keys')
+    .option('--org <name>', 'only the keys of this organisation')
+    .option('--json', 'print a JSON array instead of a table')
+    .action((opts: { org?: string; json?: boolean }) =>
+      run(async () => {
+        checkNames(opts)
+        await withStore(async (store) => {
+          const records = await store.listKeys(opts.org === undefined ? {} : { org: opts.org })
+          if (opts.json) print([JSON.stringify(records, null, 2)])
+          else if (records.length === 0) print(['No keys.'])
+          else print(table(records))
+        })
+      }),
+    )
+}
+
+/** `syntic keys create|revoke|list`, on the store the server uses (same environment). */
+export function keysCommand(): Command {
+  return new Command('keys')
+    .description('create, revoke and list API keys (store from SYNTIC_HOME or SYNTIC_DATABASE_URL)')
+    .addCommand(createCommand())
+    .addCommand(revokeCommand())
+    .addCommand(listCommand())
+}
