@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process'
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { ensurePostgres } from './postgres.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -29,6 +30,9 @@ if (files.length === 0) {
   process.exit(1)
 }
 
+// The PostgreSQL adapter's tests run against a real server, installed and started here.
+const databaseUrl = await ensurePostgres()
+
 const outDir = join(root, '.test-out')
 mkdirSync(outDir, { recursive: true })
 const tapFile = join(outDir, 'report.tap')
@@ -43,7 +47,7 @@ const result = spawnSync(
     `--test-reporter-destination=${tapFile}`,
     ...files,
   ],
-  { cwd: root, stdio: 'inherit' },
+  { cwd: root, stdio: 'inherit', env: { ...process.env, SYNTIC_TEST_DATABASE_URL: databaseUrl } },
 )
 
 const tap = readFileSync(tapFile, 'utf8')

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path'
 import {
   checkName,
+  DEFAULT_HOME,
   DEFAULT_WORKSPACE,
   type KeyRecord,
   type OpenStoreOptions,
@@ -8,9 +9,6 @@ import {
   type Store,
 } from '@syntic/server'
 import { Command } from 'commander'
-
-/** The same default as the server's, so both find one store without any setting. */
-const DEFAULT_HOME = './.syntic'
 
 /** A failure already explained to the user, with the exit code it gets. */
 class CommandFailure extends Error {
@@ -24,10 +22,29 @@ class CommandFailure extends Error {
 
 const usage = (message: string) => new CommandFailure(message, 2)
 
+/** What the commands read and write: the process's own, or a test's. */
+export interface KeysIo {
+  env: NodeJS.ProcessEnv
+  cwd: () => string
+  stdout: (text: string) => void
+  stderr: (text: string) => void
+  setExitCode: (code: number) => void
+}
+
+const processIo: KeysIo = {
+  env: process.env,
+  cwd: () => process.cwd(),
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  setExitCode: (code) => {
+    process.exitCode = code
+  },
+}
+
 /** Where the server keeps its store: `SYNTIC_HOME` and `SYNTIC_DATABASE_URL`, as it reads them. */
-function storeLocation(env: NodeJS.ProcessEnv, cwd: string): OpenStoreOptions {
-  const home = resolve(cwd, env.SYNTIC_HOME || DEFAULT_HOME)
-  const databaseUrl = env.SYNTIC_DATABASE_URL
+function storeLocation(io: KeysIo): OpenStoreOptions {
+  const home = resolve(io.cwd(), io.env.SYNTIC_HOME || DEFAULT_HOME)
+  const databaseUrl = io.env.SYNTIC_DATABASE_URL
   return databaseUrl ? { home, databaseUrl } : { home }
 }
 
@@ -40,19 +57,19 @@ function checkNames(names: { org?: string; workspace?: string }): void {
 }
 
 /** Runs an action, turning a failure into a message on stderr and an exit code. */
-async function run(action: () => Promise<void>): Promise<void> {
+async function run(io: KeysIo, action: () => Promise<void>): Promise<void> {
   try {
     await action()
   } catch (error) {
-    process.stderr.write(`syntic: ${messageOf(error)}\n`)
-    process.exitCode = error instanceof CommandFailure ? error.exitCode : 1
+    io.stderr(`syntic: ${messageOf(error)}\n`)
+    io.setExitCode(error instanceof CommandFailure ? error.exitCode : 1)
   }
 }
 
-async function withStore(work: (store: Store) => Promise<void>): Promise<void> {
+async function withStore(io: KeysIo, work: (store: Store) => Promise<void>): Promise<void> {
   let store: Store
   try {
-    store = await openStore(storeLocation(process.env, process.cwd()))
+    store = await openStore(storeLocation(io))
   } catch (error) {
     throw new CommandFailure(`cannot open the key store: ${messageOf(error)}`, 1)
   }
@@ -67,8 +84,8 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
 }
 
-function print(lines: string[]): void {
-  process.stdout.write(`${lines.join('\n')}\n`)
+function print(io: KeysIo, lines: string[]): void {
+  io.stdout(`${lines.join('\n')}\n`)
 }
 
 function table(records: KeyRecord[]): string[] {
@@ -85,18 +102,18 @@ function table(records: KeyRecord[]): string[] {
   )
 }
 
-function createCommand(): Command {
+function createCommand(io: KeysIo): Command {
   return new Command('create')
     .description('create an API key; the org and workspace are created when missing')
     .requiredOption('--org <name>', 'the organisation the key belongs to')
     .option('--workspace <name>', 'the workspace in the organisation', DEFAULT_WORKSPACE)
     .addHelpText('after', '\nThe key is printed alone on the last line, only this once.')
     .action((opts: { org: string; workspace: string }) =>
-      run(async () => {
+      run(io, async () => {
         checkNames(opts)
-        await withStore(async (store) => {
+        await withStore(io, async (store) => {
           const { key, record } = await store.createKey(opts)
-          print([
+          print(io, [
             `Created ${record.id} in org ${record.org}, workspace ${record.workspace}.`,
             'The key below is shown only this once; keep it secret.',
             key,
@@ -106,17 +123,17 @@ function createCommand(): Command {
     )
 }
 
-function revokeCommand(): Command {
+function revokeCommand(io: KeysIo): Command {
   return new Command('revoke')
     .description('revoke an API key at once, by its id (key_...) or by the key itself')
     .argument('<key-id-or-secret>', 'the key id from `syntic keys list`, or the sk_live_ key')
     .action((idOrSecret: string) =>
-      run(() =>
-        withStore(async (store) => {
+      run(io, () =>
+        withStore(io, async (store) => {
           const record = await store.revokeKey(idOrSecret)
           // The input is not repeated: it may be a secret, or anything at all.
           if (record === null) throw new CommandFailure('no key has that id or secret', 1)
-          print([
+          print(io, [
             `Revoked ${record.id} (org ${record.org}, workspace ${record.workspace}, ${record.prefix}...) at ${record.revokedAt}.`,
           ])
         }),
@@ -124,29 +141,29 @@ function revokeCommand(): Command {
     )
 }
 
-function listCommand(): Command {
+function listCommand(io: KeysIo): Command {
   return new Command('list')
     .description('list API keys: ids, orgs, workspaces and prefixes, never the keys')
     .option('--org <name>', 'only the keys of this organisation')
     .option('--json', 'print a JSON array instead of a table')
     .action((opts: { org?: string; json?: boolean }) =>
-      run(async () => {
+      run(io, async () => {
         checkNames(opts)
-        await withStore(async (store) => {
+        await withStore(io, async (store) => {
           const records = await store.listKeys(opts.org === undefined ? {} : { org: opts.org })
-          if (opts.json) print([JSON.stringify(records, null, 2)])
-          else if (records.length === 0) print(['No keys.'])
-          else print(table(records))
+          if (opts.json) print(io, [JSON.stringify(records, null, 2)])
+          else if (records.length === 0) print(io, ['No keys.'])
+          else print(io, table(records))
         })
       }),
     )
 }
 
 /** `syntic keys create|revoke|list`, on the store the server uses (same environment). */
-export function keysCommand(): Command {
+export function keysCommand(io: KeysIo = processIo): Command {
   return new Command('keys')
     .description('create, revoke and list API keys (store from SYNTIC_HOME or SYNTIC_DATABASE_URL)')
-    .addCommand(createCommand())
-    .addCommand(revokeCommand())
-    .addCommand(listCommand())
+    .addCommand(createCommand(io))
+    .addCommand(revokeCommand(io))
+    .addCommand(listCommand(io))
 }

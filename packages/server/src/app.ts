@@ -1,0 +1,285 @@
+import type { IncomingMessage } from 'node:http'
+import type { AddressInfo, Socket } from 'node:net'
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
+import type { ServerConfig } from './config.js'
+import { ApiError } from './errors.js'
+import { authenticate } from './http/auth.js'
+import { internalError, methodNotAllowed, notFound, requestError } from './http/errors.js'
+import { parseJsonBody } from './http/json-body.js'
+import { ModelEndpoints } from './http/model-endpoints.js'
+import { ModelMap } from './http/model-map.js'
+import { sendError } from './http/reply-error.js'
+import { newRequestId } from './http/request-id.js'
+import { RequestState } from './http/request-state.js'
+import { Metrics } from './metrics.js'
+import {
+  type LogSink,
+  loggedModel,
+  loggedPath,
+  roundMs,
+  writeErrorLog,
+  writeRequestLog,
+} from './request-log.js'
+import { SECRET_LENGTH, SECRET_PREFIX } from './store/index.js'
+import { openStore } from './store/open.js'
+import type { Store } from './store/port.js'
+import { createUpstream } from './upstream/index.js'
+import type { Upstream } from './upstream/port.js'
+
+export interface AppDeps {
+  store: Store
+  /** The model server; without it the model endpoints answer 503 upstream_not_configured. */
+  upstream?: Upstream
+  /** Where the request log lines go (when `config.requestLog`); process.stdout by default. */
+  log?: LogSink
+  /** Where unexpected exceptions are written, with their stacks; process.stderr by default. */
+  errorLog?: LogSink
+}
+
+/** The API's paths and the methods each takes; any other method on them is a 405. */
+const ROUTES: Readonly<Record<string, readonly string[]>> = {
+  '/v1/chat/completions': ['POST'],
+  '/v1/messages': ['POST'],
+  '/v1/models': ['GET', 'HEAD'],
+  '/healthz': ['GET', 'HEAD'],
+  '/metrics': ['GET', 'HEAD'],
+}
+
+// A well-formed key that no one holds: looking it up proves the store answers queries.
+const HEALTH_PROBE_KEY = SECRET_PREFIX + '0'.repeat(SECRET_LENGTH - SECRET_PREFIX.length)
+
+/** The API server as a fastify instance, not yet listening. */
+export async function createApp(config: ServerConfig, deps: AppDeps): Promise<FastifyInstance> {
+  const { store } = deps
+  const log = config.requestLog ? (deps.log ?? process.stdout) : null
+  const errorLog = deps.errorLog ?? process.stderr
+  const metrics = new Metrics()
+  const models = new ModelMap(config.models)
+  const endpoints = new ModelEndpoints({
+    store,
+    upstream: deps.upstream ?? null,
+    models,
+    metrics,
+    errorLog,
+  })
+
+  const app = Fastify({
+    logger: false,
+    bodyLimit: config.bodyLimitBytes,
+    genReqId: newRequestId,
+    requestIdHeader: false,
+    return503OnClosing: true,
+    frameworkErrors: (error, request, reply) => {
+      track(request, reply)
+      const api = requestError(error, config.bodyLimitBytes) ?? internalError()
+      sendError(request, reply, api)
+    },
+  })
+
+  app.decorateRequest('syntic', null)
+  closeUnusedConnectionsOnClose(app)
+
+  /** Starts the request's state, its id headers, and the log line and metrics when it closes. */
+  function track(request: FastifyRequest, reply: FastifyReply): RequestState {
+    if (request.syntic) return request.syntic
+    const state = new RequestState(request.id, request.routeOptions.url ?? 'unmatched')
+    request.syntic = state
+    // The Anthropic SDK reads `request-id`; everything else `x-request-id`.
+    reply.header('x-request-id', state.id)
+    reply.header('request-id', state.id)
+    metrics.requestStarted()
+    const res = reply.raw
+    const socket = request.raw.socket
+    res.once('close', () => {
+      const totalMs = performance.now() - state.start
+      let status = res.statusCode
+      if (!res.writableFinished) {
+        // The client went away first; 499 as in nginx when no status was sent yet.
+        if (!res.headersSent) status = 499
+        state.errorCode ??= 'client_closed_request'
+        // A half-closed socket would otherwise stay open, and hold up shutdown, until it times out.
+        socket.destroy()
+      }
+      const ownMs = Math.max(0, totalMs - (state.upstreamMs ?? 0))
+      metrics.requestFinished(
+        state.route,
+        request.method,
+        status,
+        ownMs / 1000,
+        state.upstreamMs === null ? null : state.upstreamMs / 1000,
+      )
+      if (log === null) return
+      writeRequestLog(log, {
+        ts: new Date().toISOString(),
+        id: state.id,
+        method: request.method,
+        path: loggedPath(request.url),
+        org: state.principal?.org ?? null,
+        workspace: state.principal?.workspace ?? null,
+        model: state.model === null ? null : loggedModel(state.model),
+        status,
+        stream: state.stream,
+        upstream_ms: state.upstreamMs === null ? null : roundMs(state.upstreamMs),
+        own_ms: roundMs(ownMs),
+        error_code: state.errorCode,
+      })
+    })
+    return state
+  }
+
+  app.addHook('onRequest', (request, reply, done) => {
+    track(request, reply)
+    done()
+  })
+
+  // Only JSON bodies: every other media type is a 415 before any body is read into memory.
+  app.removeAllContentTypeParsers()
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, parseJsonBody(body as string))
+    } catch (error) {
+      done(error as Error, undefined)
+    }
+  })
+
+  app.setErrorHandler((error, request, reply) => {
+    track(request, reply)
+    let api = requestError(error, config.bodyLimitBytes)
+    if (api === null) {
+      writeErrorLog(errorLog, request.id, error)
+      api = internalError()
+    }
+    sendError(request, reply, api)
+  })
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = loggedPath(request.url)
+    const allowed = Object.hasOwn(ROUTES, path) ? ROUTES[path] : undefined
+    if (allowed !== undefined) {
+      reply.header('allow', allowed.join(', '))
+      sendError(request, reply, methodNotAllowed(request.method, path, allowed))
+      return
+    }
+    sendError(request, reply, notFound(request.method, path))
+  })
+
+  app.post('/v1/chat/completions', (request, reply) => endpoints.chatCompletions(request, reply))
+  app.post('/v1/messages', (request, reply) => endpoints.messages(request, reply))
+
+  const created = Math.floor(Date.now() / 1000)
+  const modelList = JSON.stringify({
+    object: 'list',
+    data: models.names.map((id) => ({ id, object: 'model', created, owned_by: 'syntic' })),
+  })
+  app.get('/v1/models', async (request, reply) => {
+    const state = request.syntic!
+    state.principal = await authenticate(store, request.headers)
+    reply.type('application/json; charset=utf-8')
+    return modelList
+  })
+
+  app.get('/healthz', async (request, reply) => {
+    try {
+      await store.authenticate(HEALTH_PROBE_KEY)
+    } catch (error) {
+      writeErrorLog(errorLog, request.id, error)
+      throw new ApiError(
+        503,
+        'api_error',
+        'store_unavailable',
+        'The metadata store does not answer',
+      )
+    }
+    reply.type('application/json; charset=utf-8')
+    return '{"status":"ok"}'
+  })
+
+  app.get('/metrics', async (_request, reply) => {
+    reply.type(metrics.contentType)
+    return metrics.text()
+  })
+
+  await app.ready()
+  return app
+}
+
+/**
+ * Connections that never carried a request (clients open spare ones: undici's fetch does when a
+ * request is aborted) are not "idle" to Node, so they would hold up `close` until they time out.
+ * They are cut when the server closes; idle keep-alive connections are closed by fastify itself.
+ */
+function closeUnusedConnectionsOnClose(app: FastifyInstance): void {
+  const unused = new Set<Socket>()
+  app.server.on('connection', (socket: Socket) => {
+    unused.add(socket)
+    socket.once('close', () => unused.delete(socket))
+  })
+  app.server.on('request', (request: IncomingMessage) => unused.delete(request.socket))
+  app.addHook('preClose', (done) => {
+    for (const socket of unused) socket.destroy()
+    done()
+  })
+}
+
+export interface RunningServer {
+  /** `http://host:port`, with the port actually bound (config port 0 picks a free one). */
+  url: string
+  /** Stops taking requests, lets those in flight finish (cut after a grace period), closes all. */
+  close(): Promise<void>
+}
+
+export interface StartOptions {
+  log?: LogSink
+  errorLog?: LogSink
+}
+
+// In-flight requests may finish within this; streams still open after it are cut.
+const SHUTDOWN_GRACE_MS = 10_000
+
+/** Opens the store, creates the upstream client and listens on the configured host and port. */
+export async function startServer(
+  config: ServerConfig,
+  options: StartOptions = {},
+): Promise<RunningServer> {
+  const store = await openStore({
+    home: config.home,
+    ...(config.databaseUrl !== undefined ? { databaseUrl: config.databaseUrl } : {}),
+  })
+  let upstream: Upstream | undefined
+  let app: FastifyInstance | undefined
+  try {
+    upstream = config.upstream ? createUpstream(config.upstream) : undefined
+    app = await createApp(config, {
+      store,
+      ...(upstream ? { upstream } : {}),
+      ...options,
+    })
+    await app.listen({ host: config.host, port: config.port })
+  } catch (error) {
+    await app?.close()
+    await upstream?.close()
+    await store.close()
+    throw error
+  }
+  const running = app
+  const address = running.server.address() as AddressInfo
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
+  let closing: Promise<void> | undefined
+  return {
+    url: `http://${host}:${address.port}`,
+    close() {
+      closing ??= (async () => {
+        const cut = setTimeout(() => running.server.closeAllConnections(), SHUTDOWN_GRACE_MS)
+        cut.unref()
+        try {
+          await running.close()
+        } finally {
+          clearTimeout(cut)
+          await upstream?.close()
+          await store.close()
+        }
+      })()
+      return closing
+    },
+  }
+}

@@ -1,0 +1,236 @@
+import type { OutgoingHttpHeaders } from 'node:http'
+import {
+  type ChatCompletionRequest,
+  type MessagesRequest,
+  resolveSynticVersion,
+  SYNTIC_VERSION_HEADER,
+} from '@syntic/protocol'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { ApiError, envelope } from '../errors.js'
+import type { Metrics } from '../metrics.js'
+import { type LogSink, writeErrorLog } from '../request-log.js'
+import type { Store } from '../store/port.js'
+import type { SseEvent, Upstream } from '../upstream/port.js'
+import { authenticate } from './auth.js'
+import { CHAT, type Dialect, MESSAGES, objectBody, type ValidationProblem } from './dialects.js'
+import { internalError, invalidJson, unsupportedMediaType } from './errors.js'
+import type { ModelMap } from './model-map.js'
+import type { RequestState } from './request-state.js'
+import { SseResponse } from './sse.js'
+
+export interface ModelEndpointsDeps {
+  store: Store
+  upstream: Upstream | null
+  models: ModelMap
+  metrics: Metrics
+  errorLog: LogSink
+}
+
+type ModelRequest = { model: string; stream?: boolean | null }
+
+/** Why the upstream call was cancelled: the client closed the connection. */
+class ClientGone extends Error {
+  override name = 'ClientGone'
+}
+
+const NOT_CONFIGURED = new ApiError(
+  503,
+  'api_error',
+  'upstream_not_configured',
+  'No upstream model server is configured. The operator must set SYNTIC_UPSTREAM_URL (and SYNTIC_UPSTREAM_FORMAT for an Anthropic server) and restart.',
+)
+
+/**
+ * `POST /v1/chat/completions` and `POST /v1/messages`: check the request, expand the standard
+ * tools, map the model, call the upstream in its own format, and answer in the client's, as JSON
+ * or as a stream.
+ */
+export class ModelEndpoints {
+  constructor(private readonly deps: ModelEndpointsDeps) {}
+
+  chatCompletions(request: FastifyRequest, reply: FastifyReply): Promise<string | undefined> {
+    return this.handle<ChatCompletionRequest>(CHAT, request, reply)
+  }
+
+  messages(request: FastifyRequest, reply: FastifyReply): Promise<string | undefined> {
+    return this.handle<MessagesRequest>(MESSAGES, request, reply)
+  }
+
+  /** Resolves to the JSON text to send, or undefined once the reply was taken over (streams). */
+  private async handle<Req extends ModelRequest>(
+    dialect: Dialect<Req>,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<string | undefined> {
+    const state = request.syntic!
+    const { headers } = request
+    if (request.body === undefined) {
+      throw headers['content-type'] === undefined
+        ? unsupportedMediaType()
+        : invalidJson('The request body is empty; send a JSON object')
+    }
+    state.principal = await authenticate(this.deps.store, headers)
+    const version = resolveSynticVersion(single(headers['syntic-version']))
+    if (!version.ok) {
+      throw new ApiError(
+        400,
+        'invalid_request_error',
+        'invalid_syntic_version',
+        version.error,
+        SYNTIC_VERSION_HEADER,
+      )
+    }
+    const checked = dialect.validate(request.body)
+    if (!checked.ok) throw problem(checked.problem)
+    const clientRequest = dialect.expandTools(checked.value, version.version)
+    const requested = clientRequest.model
+    state.model = requested
+    state.stream = clientRequest.stream === true
+    const upstreamId = this.deps.models.upstreamId(requested)
+    const upstream = this.deps.upstream
+    if (upstream === null) throw NOT_CONFIGURED
+
+    const sameFormat = upstream.format === dialect.format
+    const mapped =
+      upstreamId === requested ? clientRequest : { ...clientRequest, model: upstreamId }
+    const body = sameFormat ? (mapped as Record<string, unknown>) : dialect.requestForOther(mapped)
+
+    const controller = new AbortController()
+    const res = reply.raw
+    res.once('close', () => {
+      if (!res.writableFinished)
+        controller.abort(new ClientGone('the client closed the connection'))
+    })
+    const { signal } = controller
+
+    try {
+      const sent = performance.now()
+      let result: Awaited<ReturnType<Upstream['send']>>
+      try {
+        result = await upstream.send({ body, stream: state.stream, signal })
+      } finally {
+        state.addUpstreamTime(performance.now() - sent)
+      }
+      if (result.kind === 'stream') {
+        if (!state.stream) throw new Error('the upstream streamed a reply that was not asked for')
+        await this.stream(dialect, reply, state, result.events, signal, {
+          request: clientRequest,
+          sameFormat,
+          requested,
+          rename: sameFormat && upstreamId !== requested,
+        })
+        return undefined
+      }
+      if (state.stream) throw new Error('the upstream answered a stream request with JSON')
+      const answer = sameFormat
+        ? renamed(result.body, upstreamId === requested ? null : requested)
+        : dialect.responseFromOther(result.body, requested)
+      reply.type('application/json; charset=utf-8')
+      return JSON.stringify(answer)
+    } catch (error) {
+      if (signal.aborted) {
+        // Nobody is listening: nothing to send.
+        reply.hijack()
+        return undefined
+      }
+      if (error instanceof ApiError) this.noteUpstreamError(error)
+      throw error
+    }
+  }
+
+  private async stream<Req extends ModelRequest>(
+    dialect: Dialect<Req>,
+    reply: FastifyReply,
+    state: RequestState,
+    events: AsyncIterable<SseEvent>,
+    signal: AbortSignal,
+    how: { request: Req; sameFormat: boolean; requested: string; rename: boolean },
+  ): Promise<void> {
+    const sse = new SseResponse(reply.raw, streamHeaders(state.id), () => reply.hijack())
+    const iterator = events[Symbol.asyncIterator]()
+    const translator = how.sameFormat ? null : dialect.streamFromOther(how.request, how.requested)
+    const model = how.rename ? how.requested : null
+    try {
+      for (;;) {
+        const asked = performance.now()
+        let next: IteratorResult<SseEvent>
+        try {
+          next = await iterator.next()
+        } finally {
+          state.addUpstreamTime(performance.now() - asked)
+        }
+        if (next.done) break
+        const text =
+          translator === null
+            ? dialect.passThrough(next.value, model)
+            : translator.push(parseEventData(next.value.data))
+        if (text === '') continue
+        const drained = sse.write(text)
+        if (drained !== undefined) await drained
+        if (!sse.open) return
+      }
+      sse.end((translator === null ? '' : translator.finish()) + dialect.streamEnd)
+    } catch (error) {
+      // Before the first byte, or with nobody listening, the caller decides what (if anything) to send.
+      if (signal.aborted || !sse.started) throw error
+      if (!sse.open) return
+      const api = this.inBandError(error, state.id)
+      state.errorCode = api.code
+      sse.end(dialect.errorEvent(envelope(api, state.id)))
+    } finally {
+      await iterator.return?.()
+    }
+  }
+
+  private inBandError(error: unknown, requestId: string): ApiError {
+    if (error instanceof ApiError) {
+      this.noteUpstreamError(error)
+      return error
+    }
+    writeErrorLog(this.deps.errorLog, requestId, error)
+    return internalError()
+  }
+
+  private noteUpstreamError(error: ApiError): void {
+    if (error.code.startsWith('upstream_')) this.deps.metrics.upstreamError(error.code)
+  }
+}
+
+function problem(p: ValidationProblem): ApiError {
+  return new ApiError(400, 'invalid_request_error', p.code, p.message, p.param)
+}
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value
+}
+
+function streamHeaders(id: string): OutgoingHttpHeaders {
+  return {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    // Proxies such as nginx would otherwise hold events back to fill their buffers.
+    'x-accel-buffering': 'no',
+    'x-request-id': id,
+    'request-id': id,
+  }
+}
+
+/** The upstream's JSON reply in the client's own format, naming the model the client asked for. */
+function renamed(body: unknown, model: string | null): unknown {
+  const object = objectBody(body)
+  if (model !== null) object.model = model
+  return object
+}
+
+function parseEventData(data: string): unknown {
+  try {
+    return JSON.parse(data)
+  } catch {
+    throw new ApiError(
+      502,
+      'upstream_error',
+      'upstream_stream_interrupted',
+      `the upstream model server sent an event that is not JSON: ${JSON.stringify(data.slice(0, 60))}`,
+    )
+  }
+}

@@ -1,0 +1,195 @@
+import assert from 'node:assert/strict'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import { ConfigError, loadConfig } from './load-config.js'
+
+describe('loadConfig', () => {
+  let dir: string
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'syntic-config-'))
+  })
+  after(() => rmSync(dir, { recursive: true, force: true }))
+
+  function fails(env: Record<string, string>, setting: RegExp, message?: RegExp): void {
+    assert.throws(
+      () => loadConfig(env, dir),
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigError, String(error))
+        assert.match(error.setting, setting)
+        if (message) assert.match(error.message, message)
+        return true
+      },
+    )
+  }
+
+  it('defaults without a config file or environment', () => {
+    const config = loadConfig({}, dir)
+    assert.deepEqual(config, {
+      host: '127.0.0.1',
+      port: 8080,
+      home: join(dir, '.syntic'),
+      models: {},
+      bodyLimitBytes: 32 * 1024 * 1024,
+      requestLog: true,
+    })
+  })
+
+  it('reads every environment setting', () => {
+    const config = loadConfig(
+      {
+        HOST: '0.0.0.0',
+        PORT: '0',
+        SYNTIC_HOME: 'state',
+        SYNTIC_DATABASE_URL: 'postgres://u:p@db/syntic',
+        SYNTIC_UPSTREAM_URL: 'http://127.0.0.1:8000/v1/',
+        SYNTIC_UPSTREAM_API_KEY: 'sk-up',
+        SYNTIC_UPSTREAM_FORMAT: 'anthropic',
+        SYNTIC_UPSTREAM_TIMEOUT_MS: '1500',
+        SYNTIC_BODY_LIMIT_BYTES: '1024',
+        SYNTIC_REQUEST_LOG: 'off',
+      },
+      dir,
+    )
+    assert.equal(config.host, '0.0.0.0')
+    assert.equal(config.port, 0)
+    assert.equal(config.home, join(dir, 'state'))
+    assert.equal(config.databaseUrl, 'postgres://u:p@db/syntic')
+    assert.deepEqual(config.upstream, {
+      url: 'http://127.0.0.1:8000/v1',
+      apiKey: 'sk-up',
+      format: 'anthropic',
+      timeoutMs: 1500,
+      connectTimeoutMs: 10_000,
+    })
+    assert.equal(config.bodyLimitBytes, 1024)
+    assert.equal(config.requestLog, false)
+  })
+
+  it('uses an upstream with the default format and timeout when only the URL is set', () => {
+    const config = loadConfig({ SYNTIC_UPSTREAM_URL: 'https://api.openai.com/v1' }, dir)
+    assert.deepEqual(config.upstream, {
+      url: 'https://api.openai.com/v1',
+      format: 'openai',
+      timeoutMs: 600_000,
+      connectTimeoutMs: 10_000,
+    })
+  })
+
+  it('reads <home>/config.json when present, with the environment taking precedence', () => {
+    const home = join(dir, 'home-a')
+    mkdirSync(home)
+    writeFileSync(
+      join(home, 'config.json'),
+      JSON.stringify({
+        port: 9000,
+        host: '::1',
+        models: { 'Syntic Code': 'qwen2.5-coder-32b', 'Amara S1.2': 'llama3.1:8b' },
+        upstream: { url: 'http://up:1/v1', format: 'openai', timeoutMs: 42 },
+        requestLog: false,
+      }),
+    )
+    const config = loadConfig({ SYNTIC_HOME: home, PORT: '9001' }, dir)
+    assert.equal(config.port, 9001)
+    assert.equal(config.host, '::1')
+    assert.equal(config.home, home)
+    assert.equal(config.requestLog, false)
+    assert.deepEqual(
+      { ...config.models },
+      {
+        'Syntic Code': 'qwen2.5-coder-32b',
+        'Amara S1.2': 'llama3.1:8b',
+      },
+    )
+    assert.equal(config.upstream?.url, 'http://up:1/v1')
+    assert.equal(config.upstream?.timeoutMs, 42)
+  })
+
+  it('reads SYNTIC_CONFIG and resolves its relative home from the file folder', () => {
+    const sub = join(dir, 'etc')
+    mkdirSync(sub)
+    writeFileSync(join(sub, 'syntic.json'), JSON.stringify({ home: 'data' }))
+    const config = loadConfig({ SYNTIC_CONFIG: 'etc/syntic.json' }, dir)
+    assert.equal(config.home, join(sub, 'data'))
+  })
+
+  it('names the setting for every bad environment value', () => {
+    fails({ PORT: 'http' }, /^PORT$/, /whole number from 0 to 65535; got "http"/)
+    fails({ PORT: '70000' }, /^PORT$/)
+    fails({ PORT: '-1' }, /^PORT$/)
+    fails({ PORT: '80.5' }, /^PORT$/)
+    fails({ SYNTIC_UPSTREAM_URL: 'ftp://x' }, /^SYNTIC_UPSTREAM_URL$/, /http\(s\) URL/)
+    fails({ SYNTIC_UPSTREAM_URL: 'not a url' }, /^SYNTIC_UPSTREAM_URL$/)
+    fails({ SYNTIC_UPSTREAM_URL: 'http://x/v1?key=1' }, /^SYNTIC_UPSTREAM_URL$/, /query/)
+    fails(
+      { SYNTIC_UPSTREAM_URL: 'http://x/v1', SYNTIC_UPSTREAM_FORMAT: 'gemini' },
+      /^SYNTIC_UPSTREAM_FORMAT$/,
+      /openai or anthropic/,
+    )
+    fails(
+      { SYNTIC_UPSTREAM_URL: 'http://x/v1', SYNTIC_UPSTREAM_TIMEOUT_MS: '0' },
+      /^SYNTIC_UPSTREAM_TIMEOUT_MS$/,
+    )
+    fails({ SYNTIC_UPSTREAM_URL: 'http://x/v1', SYNTIC_UPSTREAM_TIMEOUT_MS: '1e99' }, /TIMEOUT/)
+    fails({ SYNTIC_BODY_LIMIT_BYTES: 'lots' }, /^SYNTIC_BODY_LIMIT_BYTES$/)
+    fails({ SYNTIC_REQUEST_LOG: 'maybe' }, /^SYNTIC_REQUEST_LOG$/, /on or off/)
+    fails({ SYNTIC_CONFIG: 'missing.json' }, /^SYNTIC_CONFIG$/, /does not exist/)
+  })
+
+  it('never echoes a database URL, which may hold a password', () => {
+    fails({ SYNTIC_DATABASE_URL: 'mysql://root:hunter2@db' }, /^SYNTIC_DATABASE_URL$/)
+    try {
+      loadConfig({ SYNTIC_DATABASE_URL: 'mysql://root:hunter2@db' }, dir)
+    } catch (error) {
+      assert.doesNotMatch((error as Error).message, /hunter2/)
+    }
+  })
+
+  it('refuses upstream settings without an upstream URL', () => {
+    fails({ SYNTIC_UPSTREAM_API_KEY: 'sk' }, /^SYNTIC_UPSTREAM_API_KEY$/, /SYNTIC_UPSTREAM_URL/)
+    fails({ SYNTIC_UPSTREAM_FORMAT: 'anthropic' }, /^SYNTIC_UPSTREAM_FORMAT$/)
+  })
+
+  it('names the file and key for every bad file value', () => {
+    const cases: [unknown, RegExp][] = [
+      ['[1, 2', /^SYNTIC_CONFIG$/],
+      [[1, 2], /^SYNTIC_CONFIG$/],
+      [{ prot: 80 }, /"prot"$/],
+      [{ port: '80' }, /"port"$/],
+      [{ host: '' }, /"host"$/],
+      [{ requestLog: 'yes' }, /"requestLog"$/],
+      [{ models: ['Syntic Code'] }, /"models"$/],
+      [{ models: { 'Syntic Code': 42 } }, /"models"$/],
+      [{ models: { 'Syntic Code': '' } }, /"models"$/],
+      [{ upstream: 'http://x' }, /"upstream"$/],
+      [{ upstream: { url: 'http://x', formt: 'openai' } }, /"upstream.formt"$/],
+      [{ upstream: { url: 'file:///etc/passwd' } }, /"upstream.url"$/],
+      [{ upstream: { url: 'http://x', timeoutMs: -5 } }, /"upstream.timeoutMs"$/],
+      [{ upstream: { format: 'anthropic' } }, /"upstream.format"$/],
+      [{ bodyLimitBytes: 0 }, /"bodyLimitBytes"$/],
+      [{ databaseUrl: 'sqlite:x' }, /"databaseUrl"$/],
+    ]
+    for (const [content, setting] of cases) {
+      const file = join(dir, 'bad.json')
+      writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content))
+      fails({ SYNTIC_CONFIG: file }, setting)
+    }
+  })
+
+  it('keeps model names off Object.prototype', () => {
+    const file = join(dir, 'proto.json')
+    writeFileSync(file, '{"models": {"__proto__": "x", "Syntic Code": "y"}}')
+    const config = loadConfig({ SYNTIC_CONFIG: file }, dir)
+    assert.equal(Object.getPrototypeOf(config.models), null)
+    assert.equal(Object.getOwnPropertyDescriptor(config.models, '__proto__')?.value, 'x')
+    assert.equal(({} as Record<string, unknown>).x, undefined)
+  })
+
+  it('ignores empty environment values', () => {
+    const config = loadConfig({ PORT: '', HOST: '  ', SYNTIC_UPSTREAM_URL: '' }, dir)
+    assert.equal(config.port, 8080)
+    assert.equal(config.host, '127.0.0.1')
+    assert.equal(config.upstream, undefined)
+  })
+})

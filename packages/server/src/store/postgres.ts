@@ -1,0 +1,168 @@
+import pg from 'pg'
+import { CREATE_MIGRATIONS_TABLE, pendingMigrations } from './migrations.js'
+import { assertName, checkName } from './names.js'
+import type { KeyRecord, Principal, Store } from './port.js'
+import {
+  KEY_ORDER,
+  KEY_SELECT,
+  type KeyRow,
+  PRINCIPAL_SELECT,
+  type PrincipalRow,
+  toKeyRecord,
+  toPrincipal,
+} from './records.js'
+import {
+  displayPrefix,
+  generateSecret,
+  hashSecret,
+  looksLikeKeyId,
+  looksLikeSecret,
+  newId,
+} from './secrets.js'
+
+/** The advisory lock that serialises migrations across servers sharing one database. */
+const MIGRATION_LOCK = '7301946283554019' // arbitrary, fixed: "syntic" has no lock of its own
+
+/**
+ * Queries named once and reused: pg prepares each on a connection the first time that
+ * connection runs it, then only binds values.
+ */
+const QUERIES = {
+  authenticate: `${PRINCIPAL_SELECT} WHERE k.secret_hash = $1 AND k.revoked_at IS NULL`,
+  insertOrg: `INSERT INTO orgs (id, name, created_at) VALUES ($1, $2, $3)
+    ON CONFLICT (name) DO NOTHING`,
+  orgId: 'SELECT id FROM orgs WHERE name = $1',
+  insertWorkspace: `INSERT INTO workspaces (id, org_id, name, created_at) VALUES ($1, $2, $3, $4)
+    ON CONFLICT (org_id, name) DO NOTHING`,
+  workspaceId: 'SELECT id FROM workspaces WHERE org_id = $1 AND name = $2',
+  insertKey: `INSERT INTO api_keys (id, org_id, workspace_id, secret_hash, prefix, created_at)
+    VALUES ($1, $2, $3, $4, $5, $6)`,
+  keyById: `${KEY_SELECT} WHERE k.id = $1`,
+  keyByHash: `${KEY_SELECT} WHERE k.secret_hash = $1`,
+  revokeById: 'UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL',
+  revokeByHash: 'UPDATE api_keys SET revoked_at = $1 WHERE secret_hash = $2 AND revoked_at IS NULL',
+  listAll: `${KEY_SELECT} ${KEY_ORDER}`,
+  listByOrg: `${KEY_SELECT} WHERE o.name = $1 ${KEY_ORDER}`,
+} as const
+
+type QueryName = keyof typeof QUERIES
+
+function query(name: QueryName, values: unknown[]): pg.QueryConfig {
+  return { name: `syntic_${name}`, text: QUERIES[name], values }
+}
+
+/**
+ * The metadata store for several servers: PostgreSQL through a connection pool. Nothing is
+ * cached, so a key revoked through any server is refused by every server on its next request.
+ */
+export class PostgresStore implements Store {
+  private readonly pool: pg.Pool
+
+  constructor(connectionString: string) {
+    this.pool = new pg.Pool({ connectionString })
+    // An idle connection the server drops (restart, failover) emits here; without a listener the
+    // process would crash. The pool discards that connection and the next query opens another.
+    this.pool.on('error', () => {})
+  }
+
+  async migrate(): Promise<void> {
+    await this.transaction(async (client) => {
+      // Held until COMMIT: a second server waits here, then finds nothing left to apply.
+      await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK])
+      await client.query(CREATE_MIGRATIONS_TABLE)
+      const { rows } = await client.query<{ version: number }>(
+        'SELECT version FROM schema_migrations',
+      )
+      const applied = new Set(rows.map((r) => r.version))
+      for (const migration of pendingMigrations(applied)) {
+        for (const statement of migration.statements) await client.query(statement)
+        await client.query('INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)', [
+          migration.version,
+          new Date().toISOString(),
+        ])
+      }
+    })
+  }
+
+  async createKey(input: {
+    org: string
+    workspace: string
+  }): Promise<{ key: string; record: KeyRecord }> {
+    assertName('org', input.org)
+    assertName('workspace', input.workspace)
+    const key = generateSecret()
+    const keyId = newId('key_')
+    const now = new Date().toISOString()
+    await this.transaction(async (client) => {
+      // DO NOTHING waits for a concurrent insert of the same name to commit; the SELECT after it
+      // then sees that row, so two servers creating keys in a new org share one org.
+      await client.query(query('insertOrg', [newId('org_'), input.org, now]))
+      const org = await client.query<{ id: string }>(query('orgId', [input.org]))
+      const orgId = org.rows[0]!.id
+      await client.query(query('insertWorkspace', [newId('wrk_'), orgId, input.workspace, now]))
+      const workspace = await client.query<{ id: string }>(
+        query('workspaceId', [orgId, input.workspace]),
+      )
+      const workspaceId = workspace.rows[0]!.id
+      await client.query(
+        query('insertKey', [keyId, orgId, workspaceId, hashSecret(key), displayPrefix(key), now]),
+      )
+    })
+    const created = await this.pool.query<KeyRow>(query('keyById', [keyId]))
+    return { key, record: toKeyRecord(created.rows[0]!) }
+  }
+
+  async revokeKey(idOrSecret: string): Promise<KeyRecord | null> {
+    const now = new Date().toISOString()
+    let rows: KeyRow[] = []
+    if (looksLikeSecret(idOrSecret)) {
+      const hash = hashSecret(idOrSecret)
+      await this.pool.query(query('revokeByHash', [now, hash]))
+      rows = (await this.pool.query<KeyRow>(query('keyByHash', [hash]))).rows
+    } else if (looksLikeKeyId(idOrSecret)) {
+      await this.pool.query(query('revokeById', [now, idOrSecret]))
+      rows = (await this.pool.query<KeyRow>(query('keyById', [idOrSecret]))).rows
+    }
+    const row = rows[0]
+    return row ? toKeyRecord(row) : null
+  }
+
+  async listKeys(filter?: { org?: string }): Promise<KeyRecord[]> {
+    const org = filter?.org
+    if (org === undefined) {
+      return (await this.pool.query<KeyRow>(query('listAll', []))).rows.map(toKeyRecord)
+    }
+    // A name no org could have matches nothing (and PostgreSQL rejects text holding NUL).
+    if (checkName('org', org) !== null) return []
+    return (await this.pool.query<KeyRow>(query('listByOrg', [org]))).rows.map(toKeyRecord)
+  }
+
+  async authenticate(secret: string): Promise<Principal | null> {
+    if (!looksLikeSecret(secret)) return null
+    const result = await this.pool.query<PrincipalRow>(query('authenticate', [hashSecret(secret)]))
+    const row = result.rows[0]
+    return row ? toPrincipal(row) : null
+  }
+
+  async close(): Promise<void> {
+    if (!this.pool.ended) await this.pool.end()
+  }
+
+  private async transaction(work: (client: pg.PoolClient) => Promise<void>): Promise<void> {
+    const client = await this.pool.connect()
+    try {
+      await client.query('BEGIN')
+      await work(client)
+      await client.query('COMMIT')
+    } catch (error) {
+      // A connection whose ROLLBACK failed is in an unknown state: destroy it, not reuse it.
+      const broken = await client.query('ROLLBACK').then(
+        () => undefined,
+        (e: unknown) => (e instanceof Error ? e : new Error(String(e))),
+      )
+      client.release(broken)
+      throw error
+    }
+    client.release()
+  }
+}
