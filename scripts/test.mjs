@@ -13,7 +13,7 @@ function findTests(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const full = join(dir, entry.name)
     if (entry.isDirectory()) found.push(...findTests(full))
-    else if (entry.name.endsWith('.test.js')) found.push(full)
+    else if (/\.test\.m?js$/.test(entry.name)) found.push(full)
   }
   return found
 }
@@ -21,6 +21,7 @@ function findTests(dir) {
 const filter = process.argv.slice(2)
 const files = readdirSync(join(root, 'packages'))
   .flatMap((pkg) => findTests(join(root, 'packages', pkg, 'dist')))
+  .concat(findTests(join(root, 'bench')))
   .map((file) => relative(root, file))
   .filter((file) => filter.length === 0 || filter.some((f) => file.includes(f)))
   .sort()

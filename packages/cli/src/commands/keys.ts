@@ -1,13 +1,13 @@
-import { resolve } from 'node:path'
+import { loadConfig } from '@syntic/server/config'
+// The store alone, not the whole server: `syntic keys` should start in milliseconds.
 import {
   checkName,
-  DEFAULT_HOME,
   DEFAULT_WORKSPACE,
   type KeyRecord,
   type OpenStoreOptions,
   openStore,
   type Store,
-} from '@syntic/server'
+} from '@syntic/server/store'
 import { Command } from 'commander'
 
 /** A failure already explained to the user, with the exit code it gets. */
@@ -41,10 +41,9 @@ const processIo: KeysIo = {
   },
 }
 
-/** Where the server keeps its store: `SYNTIC_HOME` and `SYNTIC_DATABASE_URL`, as it reads them. */
+/** Where the server keeps its store, read exactly as the server reads it (file and environment). */
 function storeLocation(io: KeysIo): OpenStoreOptions {
-  const home = resolve(io.cwd(), io.env.SYNTIC_HOME || DEFAULT_HOME)
-  const databaseUrl = io.env.SYNTIC_DATABASE_URL
+  const { home, databaseUrl } = loadConfig(io.env, io.cwd())
   return databaseUrl ? { home, databaseUrl } : { home }
 }
 
