@@ -1,25 +1,19 @@
-import type { IncomingMessage } from 'node:http'
-import type { AddressInfo, Socket } from 'node:net'
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
+import type { AddressInfo } from 'node:net'
+import Fastify, { type FastifyInstance } from 'fastify'
 import type { ServerConfig } from './config.js'
 import { ApiError } from './errors.js'
 import { authenticate } from './http/auth.js'
+import { answerClientError } from './http/client-error.js'
+import { closeUnusedConnectionsOnClose } from './http/connections.js'
 import { internalError, methodNotAllowed, notFound, requestError } from './http/errors.js'
 import { parseJsonBody } from './http/json-body.js'
 import { ModelEndpoints } from './http/model-endpoints.js'
 import { ModelMap } from './http/model-map.js'
 import { sendError } from './http/reply-error.js'
 import { newRequestId } from './http/request-id.js'
-import { RequestState } from './http/request-state.js'
+import { requestTracker } from './http/request-tracking.js'
 import { Metrics } from './metrics.js'
-import {
-  type LogSink,
-  loggedModel,
-  loggedPath,
-  roundMs,
-  writeErrorLog,
-  writeRequestLog,
-} from './request-log.js'
+import { type LogSink, loggedPath, writeErrorLog } from './request-log.js'
 import { SECRET_LENGTH, SECRET_PREFIX } from './store/index.js'
 import { openStore } from './store/open.js'
 import type { Store } from './store/port.js'
@@ -45,6 +39,13 @@ const ROUTES: Readonly<Record<string, readonly string[]>> = {
   '/metrics': ['GET', 'HEAD'],
 }
 
+const SHUTTING_DOWN = new ApiError(
+  503,
+  'api_error',
+  'server_shutting_down',
+  'The server is shutting down; retry the request',
+)
+
 // A well-formed key that no one holds: looking it up proves the store answers queries.
 const HEALTH_PROBE_KEY = SECRET_PREFIX + '0'.repeat(SECRET_LENGTH - SECRET_PREFIX.length)
 
@@ -63,12 +64,15 @@ export async function createApp(config: ServerConfig, deps: AppDeps): Promise<Fa
     errorLog,
   })
 
+  const track = requestTracker(metrics, log)
+
   const app = Fastify({
     logger: false,
     bodyLimit: config.bodyLimitBytes,
     genReqId: newRequestId,
     requestIdHeader: false,
-    return503OnClosing: true,
+    return503OnClosing: false,
+    clientErrorHandler: answerClientError,
     frameworkErrors: (error, request, reply) => {
       track(request, reply)
       const api = requestError(error, config.bodyLimitBytes) ?? internalError()
@@ -79,56 +83,20 @@ export async function createApp(config: ServerConfig, deps: AppDeps): Promise<Fa
   app.decorateRequest('syntic', null)
   closeUnusedConnectionsOnClose(app)
 
-  /** Starts the request's state, its id headers, and the log line and metrics when it closes. */
-  function track(request: FastifyRequest, reply: FastifyReply): RequestState {
-    if (request.syntic) return request.syntic
-    const state = new RequestState(request.id, request.routeOptions.url ?? 'unmatched')
-    request.syntic = state
-    // The Anthropic SDK reads `request-id`; everything else `x-request-id`.
-    reply.header('x-request-id', state.id)
-    reply.header('request-id', state.id)
-    metrics.requestStarted()
-    const res = reply.raw
-    const socket = request.raw.socket
-    res.once('close', () => {
-      const totalMs = performance.now() - state.start
-      let status = res.statusCode
-      if (!res.writableFinished) {
-        // The client went away first; 499 as in nginx when no status was sent yet.
-        if (!res.headersSent) status = 499
-        state.errorCode ??= 'client_closed_request'
-        // A half-closed socket would otherwise stay open, and hold up shutdown, until it times out.
-        socket.destroy()
-      }
-      const ownMs = Math.max(0, totalMs - (state.upstreamMs ?? 0))
-      metrics.requestFinished(
-        state.route,
-        request.method,
-        status,
-        ownMs / 1000,
-        state.upstreamMs === null ? null : state.upstreamMs / 1000,
-      )
-      if (log === null) return
-      writeRequestLog(log, {
-        ts: new Date().toISOString(),
-        id: state.id,
-        method: request.method,
-        path: loggedPath(request.url),
-        org: state.principal?.org ?? null,
-        workspace: state.principal?.workspace ?? null,
-        model: state.model === null ? null : loggedModel(state.model),
-        status,
-        stream: state.stream,
-        upstream_ms: state.upstreamMs === null ? null : roundMs(state.upstreamMs),
-        own_ms: roundMs(ownMs),
-        error_code: state.errorCode,
-      })
-    })
-    return state
-  }
+  let closing = false
+  app.addHook('preClose', (done) => {
+    closing = true
+    done()
+  })
 
   app.addHook('onRequest', (request, reply, done) => {
     track(request, reply)
+    // Requests that arrive while in-flight ones drain are turned away, for a balancer to retry.
+    if (closing) {
+      reply.header('connection', 'close')
+      sendError(request, reply, SHUTTING_DOWN)
+      return
+    }
     done()
   })
 
@@ -201,24 +169,6 @@ export async function createApp(config: ServerConfig, deps: AppDeps): Promise<Fa
 
   await app.ready()
   return app
-}
-
-/**
- * Connections that never carried a request (clients open spare ones: undici's fetch does when a
- * request is aborted) are not "idle" to Node, so they would hold up `close` until they time out.
- * They are cut when the server closes; idle keep-alive connections are closed by fastify itself.
- */
-function closeUnusedConnectionsOnClose(app: FastifyInstance): void {
-  const unused = new Set<Socket>()
-  app.server.on('connection', (socket: Socket) => {
-    unused.add(socket)
-    socket.once('close', () => unused.delete(socket))
-  })
-  app.server.on('request', (request: IncomingMessage) => unused.delete(request.socket))
-  app.addHook('preClose', (done) => {
-    for (const socket of unused) socket.destroy()
-    done()
-  })
 }
 
 export interface RunningServer {

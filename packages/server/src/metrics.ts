@@ -43,6 +43,14 @@ export class Metrics {
     registers: [this.registry],
   })
 
+  // Bound label sets, looked up by one string key: cheaper than prom-client hashing the label
+  // object on every observation. Routes, methods and statuses are few, so the maps stay small.
+  private readonly requestCounters = new Map<string, Counter.Internal>()
+  private readonly routeTimers = new Map<
+    string,
+    { own: Histogram.Internal<'route'>; upstream: Histogram.Internal<'route'> }
+  >()
+
   requestStarted(): void {
     this.inFlight.inc()
   }
@@ -56,9 +64,23 @@ export class Metrics {
     upstreamSeconds: number | null,
   ): void {
     this.inFlight.dec()
-    this.requests.inc({ route, method, status })
-    this.ownDuration.observe({ route }, ownSeconds)
-    if (upstreamSeconds !== null) this.upstreamDuration.observe({ route }, upstreamSeconds)
+    const key = `${route} ${method} ${status}`
+    let counter = this.requestCounters.get(key)
+    if (counter === undefined) {
+      counter = this.requests.labels({ route, method, status })
+      this.requestCounters.set(key, counter)
+    }
+    counter.inc()
+    let timers = this.routeTimers.get(route)
+    if (timers === undefined) {
+      timers = {
+        own: this.ownDuration.labels({ route }),
+        upstream: this.upstreamDuration.labels({ route }),
+      }
+      this.routeTimers.set(route, timers)
+    }
+    timers.own.observe(ownSeconds)
+    if (upstreamSeconds !== null) timers.upstream.observe(upstreamSeconds)
   }
 
   upstreamError(code: string): void {

@@ -1,4 +1,5 @@
-import { ConfigError, loadConfig, type RunningServer, startServer } from '@syntic/server'
+import type { RunningServer } from '@syntic/server'
+import { ConfigError, loadConfig } from '@syntic/server/config'
 import { Command } from 'commander'
 
 /**
@@ -11,7 +12,10 @@ export function serveCommand(): Command {
     .action(async () => {
       let server: RunningServer
       try {
-        server = await startServer(loadConfig())
+        const config = loadConfig()
+        // Loaded here, not at the top: every other syntic command starts without the HTTP stack.
+        const { startServer } = await import('@syntic/server')
+        server = await startServer(config)
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error)
         process.stderr.write(

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict'
 import { mkdtempSync, rmSync } from 'node:fs'
+import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import type Anthropic from '@anthropic-ai/sdk'
-import { APIError as AnthropicAPIError } from '@anthropic-ai/sdk'
-import type OpenAI from 'openai'
-import { APIError as OpenAIAPIError } from 'openai'
+import Anthropic, { APIError as AnthropicAPIError } from '@anthropic-ai/sdk'
+import OpenAI, { APIError as OpenAIAPIError } from 'openai'
 import { createApp } from '../app.js'
 import { openStore } from '../store/open.js'
 import { loadFixture } from '../testing/scripted-upstream.js'
@@ -85,6 +84,27 @@ describe('errors through both SDKs', () => {
       assert.equal(body.error.code, 'missing_api_key')
       assert.match(body.error.message, /Authorization: Bearer/)
     }
+    const expected = {
+      status: 401,
+      type: 'authentication_error',
+      code: 'missing_api_key',
+      message: /No API key/,
+    }
+    // The SDKs insist on a key of their own; a null header makes them send none.
+    const keyless = new OpenAI({
+      baseURL: `${h.url}/v1`,
+      apiKey: 'unused',
+      defaultHeaders: { authorization: null },
+      maxRetries: 0,
+    })
+    await openaiFails(chat(keyless), expected)
+    const anonymous = new Anthropic({
+      baseURL: h.url,
+      apiKey: null,
+      defaultHeaders: { 'x-api-key': null, authorization: null },
+      maxRetries: 0,
+    })
+    await anthropicFails(messages(anonymous), expected)
   })
 
   it('a wrong key is 401 invalid_api_key', async () => {
@@ -274,6 +294,15 @@ describe('errors through both SDKs', () => {
       assert.equal(envelope.error.code, 'unsupported_media_type')
       assert.match(envelope.error.message, /application\/json/)
     }
+    for (const type of ['application/json; charset=utf-8', 'Application/JSON']) {
+      const accepted = await h.fetch('/v1/chat/completions', {
+        method: 'POST',
+        headers: { 'content-type': type },
+        body: json,
+      })
+      assert.equal(accepted.status, 200, type)
+      await accepted.arrayBuffer()
+    }
     const none = await h.fetch('/v1/messages', { method: 'POST', body: new Blob([json]) })
     assert.equal(none.status, 415)
     const bare = await h.fetch('/v1/messages', { method: 'POST' })
@@ -303,6 +332,44 @@ describe('errors through both SDKs', () => {
       code: 'not_found',
       message: /POST \/v1\/completions/,
     })
+  })
+})
+
+/** Sends raw bytes on a new connection and returns everything the server answers. */
+function rawExchange(url: string, bytes: string): Promise<string> {
+  const { hostname, port } = new URL(url)
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.write(bytes))
+    let answer = ''
+    socket.on('data', (chunk: Buffer) => {
+      answer += chunk.toString()
+    })
+    socket.on('close', () => resolve(answer))
+    socket.on('error', reject)
+  })
+}
+
+describe('requests that are not valid HTTP', () => {
+  let h: Harness
+  before(async () => {
+    h = await Harness.start({ format: null })
+  })
+  after(() => h.close())
+
+  it('get the envelope too, then the connection closes', async () => {
+    const garbage = await rawExchange(h.url, 'HELLO WORLD\r\n\r\n')
+    assert.match(garbage, /^HTTP\/1\.1 400 Bad Request\r\n/)
+    assert.match(garbage, /x-request-id: req_[0-9A-Za-z]{24}\r\n/)
+    const body = JSON.parse(garbage.slice(garbage.indexOf('\r\n\r\n') + 4)) as {
+      error: { code: string }
+    }
+    assert.equal(body.error.code, 'invalid_request')
+    const huge = await rawExchange(
+      h.url,
+      `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(64 * 1024)}\r\n\r\n`,
+    )
+    assert.match(huge, /^HTTP\/1\.1 431 /)
+    assert.match(huge, /"code":"request_too_large"/)
   })
 })
 

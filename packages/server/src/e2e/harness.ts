@@ -115,11 +115,15 @@ export class Harness {
     throw new Error(`no request log line for ${id}`)
   }
 
+  /** Stops everything; fails if the server logged an unexpected exception along the way. */
   async close(): Promise<void> {
     await this.server.close()
     await this.upstream.close()
     await this.store.close()
     rmSync(this.home, { recursive: true, force: true })
+    if (this.errors.length > 0) {
+      throw new Error(`the server logged unexpected errors:\n${this.errors.join('')}`)
+    }
   }
 }
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
+import { Client } from 'undici'
 import { loadFixture } from '../testing/scripted-upstream.js'
 import { envelopeOf, Harness } from './harness.js'
 
@@ -161,5 +162,42 @@ describe('models, health, metrics, request ids and the request log', () => {
     assert.match(text, /syntic_upstream_errors_total\{code="upstream_error"\} 1/)
     // This scrape itself is in flight.
     assert.match(text, /syntic_http_requests_in_flight [1-9]/)
+  })
+})
+
+describe('shutdown', () => {
+  it('lets a stream in flight finish and turns new requests away in the envelope', async () => {
+    const h = await Harness.start({ format: 'openai' })
+    // Pipelining puts the second request on the connection that is busy with the stream, which
+    // stays open while the server drains.
+    const client = new Client(h.url, { pipelining: 2 })
+    try {
+      h.upstream.enqueue({ ...loadFixture('openai-text-stream'), eventDelayMs: 20 })
+      const streamed = await client.request({
+        path: '/v1/chat/completions',
+        method: 'POST',
+        headers: { authorization: `Bearer ${h.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          model: 'm',
+          stream: true,
+          messages: [{ role: 'user', content: 'hi' }],
+        }),
+      })
+      assert.equal(streamed.statusCode, 200)
+      const closed = h.server.close()
+      const refused = client.request({ path: '/healthz', method: 'GET' })
+      const text = await streamed.body.text()
+      assert.match(text, /data: \[DONE\]\n\n$/)
+      const answer = await refused
+      assert.equal(answer.statusCode, 503)
+      assert.equal(answer.headers.connection, 'close')
+      const body = (await answer.body.json()) as { error: { code: string }; request_id: string }
+      assert.equal(body.error.code, 'server_shutting_down')
+      assert.equal(body.request_id, answer.headers['x-request-id'])
+      await closed
+    } finally {
+      await client.close()
+      await h.close()
+    }
   })
 })

@@ -75,6 +75,27 @@ describe('upstream failures', () => {
     )
   })
 
+  it('a reply that is not a JSON object is 502 upstream_error, translated or not', async () => {
+    h.upstream.enqueue({ json: [1, 2] }, { json: 'hello' }, { raw: '<html>oops</html>' })
+    const chat = await h.fetch('/v1/chat/completions', { json: { model: 'm', messages: USER } })
+    assert.equal(chat.status, 502)
+    assert.equal((await envelopeOf(chat)).error.code, 'upstream_error')
+    const messages = await h.fetch('/v1/messages', {
+      json: { model: 'm', max_tokens: 5, messages: USER },
+    })
+    assert.equal(messages.status, 502)
+    assert.equal((await envelopeOf(messages)).error.code, 'upstream_error')
+    const html = await h.fetch('/v1/chat/completions', { json: { model: 'm', messages: USER } })
+    assert.equal(html.status, 502)
+    assert.match((await envelopeOf(html)).error.message, /not JSON/)
+    h.upstream.enqueue({ sse: [{ data: '{not json}' }] })
+    const broken = await h.fetch('/v1/messages', {
+      json: { model: 'm', max_tokens: 5, stream: true, messages: USER },
+    })
+    assert.equal(broken.status, 502)
+    assert.equal((await envelopeOf(broken)).error.code, 'upstream_stream_interrupted')
+  })
+
   it('an error before the first event of a stream is an ordinary error response', async () => {
     h.upstream.enqueue(loadFixture('openai-context-length'))
     const response = await h.fetch('/v1/chat/completions', {

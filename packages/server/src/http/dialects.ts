@@ -86,7 +86,7 @@ export const CHAT: Dialect<ChatCompletionRequest> = {
   },
   passThrough(event, model) {
     if (model === null) return chatEvent(oneLine(event.data))
-    const chunk = JSON.parse(event.data) as ChatCompletionChunk
+    const chunk = parseEventData(event.data) as ChatCompletionChunk
     chunk.model = model
     return chatEvent(JSON.stringify(chunk))
   },
@@ -118,7 +118,7 @@ export const MESSAGES: Dialect<MessagesRequest> = {
   passThrough(event, model) {
     const type = event.event ?? eventType(event.data)
     if (model === null || type !== 'message_start') return messagesEvent(type, oneLine(event.data))
-    const start = JSON.parse(event.data) as { message?: { model?: string } }
+    const start = parseEventData(event.data) as { message?: { model?: string } }
     if (start.message) start.message.model = model
     return messagesEvent(type, JSON.stringify(start))
   },
@@ -144,7 +144,7 @@ const EVENT_NAME = /^[a-z_]{1,64}$/
 
 /** The `type` of an event sent without an `event:` line (some compatible servers omit it). */
 function eventType(data: string): string {
-  const { type } = JSON.parse(data) as { type?: unknown }
+  const { type } = parseEventData(data) as { type?: unknown }
   // Written into the `event:` line, so it must not be able to break the framing.
   return typeof type === 'string' && EVENT_NAME.test(type) ? type : 'message'
 }
@@ -155,4 +155,18 @@ function eventType(data: string): string {
  */
 function oneLine(data: string): string {
   return data.includes('\n') ? data.replaceAll('\n', ' ') : data
+}
+
+/** An upstream event's data; data that is not JSON means the stream is broken. */
+export function parseEventData(data: string): unknown {
+  try {
+    return JSON.parse(data)
+  } catch {
+    throw new ApiError(
+      502,
+      'upstream_error',
+      'upstream_stream_interrupted',
+      `the upstream model server sent an event that is not JSON: ${JSON.stringify(data.slice(0, 60))}`,
+    )
+  }
 }

@@ -12,10 +12,17 @@ import { type LogSink, writeErrorLog } from '../request-log.js'
 import type { Store } from '../store/port.js'
 import type { SseEvent, Upstream } from '../upstream/port.js'
 import { authenticate } from './auth.js'
-import { CHAT, type Dialect, MESSAGES, objectBody, type ValidationProblem } from './dialects.js'
+import {
+  CHAT,
+  type Dialect,
+  MESSAGES,
+  objectBody,
+  parseEventData,
+  type ValidationProblem,
+} from './dialects.js'
 import { internalError, invalidJson, unsupportedMediaType } from './errors.js'
 import type { ModelMap } from './model-map.js'
-import type { RequestState } from './request-state.js'
+import { ClientGone, type RequestState } from './request-state.js'
 import { SseResponse } from './sse.js'
 
 export interface ModelEndpointsDeps {
@@ -27,11 +34,6 @@ export interface ModelEndpointsDeps {
 }
 
 type ModelRequest = { model: string; stream?: boolean | null }
-
-/** Why the upstream call was cancelled: the client closed the connection. */
-class ClientGone extends Error {
-  override name = 'ClientGone'
-}
 
 const NOT_CONFIGURED = new ApiError(
   503,
@@ -96,11 +98,9 @@ export class ModelEndpoints {
     const body = sameFormat ? (mapped as Record<string, unknown>) : dialect.requestForOther(mapped)
 
     const controller = new AbortController()
-    const res = reply.raw
-    res.once('close', () => {
-      if (!res.writableFinished)
-        controller.abort(new ClientGone('the client closed the connection'))
-    })
+    state.upstreamCall = controller
+    // A client that left while its request was checked gets no upstream call at all.
+    if (request.raw.socket.destroyed) controller.abort(new ClientGone())
     const { signal } = controller
 
     try {
@@ -220,17 +220,4 @@ function renamed(body: unknown, model: string | null): unknown {
   const object = objectBody(body)
   if (model !== null) object.model = model
   return object
-}
-
-function parseEventData(data: string): unknown {
-  try {
-    return JSON.parse(data)
-  } catch {
-    throw new ApiError(
-      502,
-      'upstream_error',
-      'upstream_stream_interrupted',
-      `the upstream model server sent an event that is not JSON: ${JSON.stringify(data.slice(0, 60))}`,
-    )
-  }
 }

@@ -7,6 +7,11 @@ import type { OutgoingHttpHeaders, ServerResponse } from 'node:http'
  */
 export class SseResponse {
   private headersWritten = false
+  private corked = false
+  private readonly uncork = () => {
+    this.corked = false
+    this.res.uncork()
+  }
 
   /** `onStart` runs just before the first byte: the moment the framework must let go. */
   constructor(
@@ -28,6 +33,13 @@ export class SseResponse {
   /** Writes one or more complete events (`data: ...\n\n`); resolves when the client can take more. */
   write(text: string): Promise<void> | undefined {
     this.start()
+    if (!this.corked) {
+      // Events that are already here go out in one write instead of one syscall each: the
+      // response is uncorked once the current run of callbacks and promise jobs is over.
+      this.corked = true
+      this.res.cork()
+      process.nextTick(this.uncork)
+    }
     if (this.res.write(text) || this.res.destroyed) return undefined
     return drained(this.res)
   }
