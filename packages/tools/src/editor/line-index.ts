@@ -32,14 +32,23 @@ export interface PageLine {
   partial: boolean
 }
 
-/** Reads the whole file once in fixed chunks, counting newlines and noting every STRIDE-th start. */
-export async function scanLines(handle: FileHandle, buffer: Buffer): Promise<LineIndex> {
+/**
+ * Reads the file once in fixed chunks, counting newlines and noting every STRIDE-th start. Only
+ * the `size` bytes the file had when it was opened: a file that something keeps appending to
+ * (a background `yes >> log`) would otherwise never finish scanning.
+ */
+export async function scanLines(
+  handle: FileHandle,
+  buffer: Buffer,
+  size: number,
+): Promise<LineIndex> {
   const offsets = [0]
   let position = 0
   let newlines = 0
   let last = -1
-  for (;;) {
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, position)
+  while (position < size) {
+    const want = Math.min(buffer.length, size - position)
+    const { bytesRead } = await handle.read(buffer, 0, want, position)
     if (bytesRead === 0) break
     const chunk = buffer.subarray(0, bytesRead)
     if (
@@ -79,9 +88,11 @@ export async function readLines(
   let parts: Buffer[] = []
   const out: PageLine[] = []
   for (;;) {
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, position)
+    const want = Math.max(0, Math.min(buffer.length, index.size - position))
+    const { bytesRead } =
+      want === 0 ? { bytesRead: 0 } : await handle.read(buffer, 0, want, position)
     if (bytesRead === 0) {
-      // An unterminated last line.
+      // An unterminated last line (or the end of the file as it was when indexed).
       if (line >= start && line <= end && parts.length > 0) {
         out.push({ line, bytes: Buffer.concat(parts), terminated: false, partial: false })
       }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { appendFileSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -77,6 +77,32 @@ describe('text-file', () => {
 })
 
 describe('line-index', () => {
+  it('scans only the size the file had when opened, however much is appended meanwhile', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'syntic-index-'))
+    try {
+      const file = join(dir, 'growing.txt')
+      writeFileSync(file, 'a\nb\nc\n')
+      const handle = await open(file)
+      try {
+        const size = (await handle.stat()).size
+        // Grows the file on every read: an unbounded scan would never end (the test would hang).
+        const appending = {
+          read: async (buffer: Buffer, offset: number, length: number, position: number) => {
+            appendFileSync(file, 'more\n'.repeat(1000))
+            return handle.read(buffer, offset, length, position)
+          },
+        } as unknown as typeof handle
+        const index = await scanLines(appending, Buffer.alloc(2), size)
+        assert.equal(index.lines, 3)
+        assert.equal(index.size, size)
+      } finally {
+        await handle.close()
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
   it('indexes every STRIDE-th line and reads ranges across chunk and stride boundaries', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'syntic-index-'))
     try {
@@ -87,7 +113,7 @@ describe('line-index', () => {
       try {
         // A tiny buffer puts chunk edges everywhere, including inside lines.
         const buffer = Buffer.alloc(97)
-        const index = await scanLines(handle, buffer)
+        const index = await scanLines(handle, buffer, (await handle.stat()).size)
         assert.equal(index.lines, 5000)
         assert.equal(index.offsets.length, Math.floor(4999 / STRIDE) + 1)
         for (const [k, offset] of index.offsets.entries()) {

@@ -88,7 +88,7 @@ async function indexOf(
   const cacheable = stat.size >= CACHE_MIN_BYTES
   const cached = cacheable ? cache.get(stat) : undefined
   if (cached) return cached
-  const index = await scanLines(handle, buffer)
+  const index = await scanLines(handle, buffer, stat.size)
   // A file that grew or shrank during the scan is indexed as read but not cached under a stamp
   // that does not describe it.
   if (cacheable && index.size === stat.size) cache.set(stat, index)

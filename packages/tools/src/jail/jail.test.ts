@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import {
+  existsSync,
   linkSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   statSync,
   symlinkSync,
@@ -210,6 +212,30 @@ describe('path jail: hostile paths', () => {
     assert.throws(() => statSync(join(ws, 'trash')))
   })
 
+  it('refuses to open a FIFO outside before opening it, so a waiting writer is not released', async () => {
+    const fifo = join(outside, 'pipe')
+    const marker = join(outside, 'released')
+    spawnSync('mkfifo', [fifo])
+    symlinkSync(fifo, join(ws, 'pipe-link'))
+    const writer = spawn('sh', ['-c', `echo x > ${fifo} && touch ${marker}`], { stdio: 'ignore' })
+    try {
+      await assert.rejects(jail.openExisting(jail.locate('pipe-link')), /resolves outside/)
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      assert.equal(existsSync(marker), false, 'the open released the writer')
+    } finally {
+      writer.kill('SIGKILL')
+      rmSync(join(ws, 'pipe-link'))
+    }
+  })
+
+  it('keeps setuid and setgid bits when replacing a file as root', async () => {
+    if (process.getuid?.() !== 0) return
+    const entry = await jail.entry(jail.locate('setuid-tool'))
+    await entry.writeAtomic('#!/bin/sh\n', { mode: 0o6755, owner: { uid: 0, gid: 0 } })
+    await entry.close()
+    assert.equal(statSync(join(ws, 'setuid-tool')).mode & 0o7777, 0o6755)
+  })
+
   it('a symlink swapped in between check and write never redirects the write', async () => {
     const swap = join(ws, 'swap')
     mkdirSync(swap)
@@ -254,5 +280,29 @@ describe('path jail: hostile paths', () => {
       flipper.kill('SIGKILL')
     }
     assert.deepEqual(snapshot(outside), before)
+  })
+})
+
+describe('path jail: the root folder itself', () => {
+  it('refuses to work in a root that was renamed away and replaced', async () => {
+    const base = mkdtempSync(join(tmpdir(), 'syntic-jail-root-'))
+    try {
+      const root = join(base, 'root')
+      const outside = join(base, 'outside')
+      mkdirSync(root)
+      mkdirSync(outside)
+      const jail = await PathJail.open(root, '/workspace')
+      renameSync(root, join(base, 'root-moved'))
+      symlinkSync(outside, root)
+      await assert.rejects(jail.entry(jail.locate('pwn.txt')), /replaced/)
+      await assert.rejects(jail.openExisting(jail.locate('/workspace')), /replaced/)
+      rmSync(root)
+      mkdirSync(root)
+      await assert.rejects(jail.entry(jail.locate('pwn.txt')), /replaced/)
+      assert.deepEqual(readdirSync(outside), [])
+      assert.deepEqual(readdirSync(root), [])
+    } finally {
+      rmSync(base, { recursive: true, force: true })
+    }
   })
 })

@@ -58,6 +58,11 @@ export class JailEntry {
    * Nonblocking, so a FIFO cannot hang the open.
    */
   async open(flags: number = O_RDONLY): Promise<FileHandle> {
+    // Opening a device or a FIFO has effects of its own (a waiting writer is released, a watchdog
+    // starts), so a target outside is refused before it is opened; the check on the descriptor
+    // below still catches a swap made in between.
+    const target = await fsp.realpath(fdPath(this.parent, this.name)).catch(() => null)
+    if (target !== null && !this.jail.contains(target)) throw this.jail.escape(this.display)
     let handle: FileHandle
     try {
       handle = await fsp.open(fdPath(this.parent, this.name), flags | O_NONBLOCK)
@@ -76,8 +81,9 @@ export class JailEntry {
     try {
       try {
         await handle.writeFile(data)
-        await handle.chmod(options.mode)
+        // chown clears setuid/setgid bits, so it goes first and chmod puts the mode back whole.
         if (options.owner) await handle.chown(options.owner.uid, options.owner.gid)
+        await handle.chmod(options.mode)
         await handle.datasync()
       } finally {
         await handle.close()
@@ -152,15 +158,17 @@ export class PathJail {
   private constructor(
     readonly realRoot: string,
     readonly displayRoot: string,
+    private readonly rootIdentity: { dev: number; ino: number },
   ) {}
 
   /** `root` must be an existing folder; `displayRoot` defaults to its real path. */
   static async open(root: string, displayRoot?: string): Promise<PathJail> {
     const realRoot = await fsp.realpath(root)
-    if (!(await fsp.stat(realRoot)).isDirectory()) throw new Error(`${root} is not a folder`)
+    const stat = await fsp.stat(realRoot)
+    if (!stat.isDirectory()) throw new Error(`${root} is not a folder`)
     const display = posix.normalize(displayRoot ?? realRoot).replace(/(.)\/$/, '$1')
     if (!display.startsWith('/')) throw new Error(`the display root must be absolute: ${display}`)
-    return new PathJail(realRoot, display)
+    return new PathJail(realRoot, display, { dev: stat.dev, ino: stat.ino })
   }
 
   locate(input: string): Located {
@@ -176,14 +184,18 @@ export class PathJail {
     return real === this.realRoot || real.startsWith(`${this.realRoot}/`)
   }
 
+  escape(display: string): ToolError {
+    return new ToolError(
+      `${display} resolves outside ${this.displayRoot} through a symbolic link; use a path under ${this.displayRoot}`,
+    )
+  }
+
   /** Closes the handle and throws unless it points inside the jail. */
   async verify(handle: FileHandle, display: string): Promise<void> {
     const real = await fsp.readlink(fdPath(handle))
     if (!this.contains(real)) {
       await handle.close()
-      throw new ToolError(
-        `${display} resolves outside ${this.displayRoot} through a symbolic link; use a path under ${this.displayRoot}`,
-      )
+      throw this.escape(display)
     }
   }
 
@@ -216,7 +228,7 @@ export class PathJail {
    * next step. With `create`, missing folders are made with `mode`.
    */
   async openDir(parts: readonly string[], options: { create?: boolean; mode?: number } = {}) {
-    let current = await fsp.open(this.realRoot, O_RDONLY | O_DIRECTORY)
+    let current = await this.openRoot()
     for (let i = 0; i < parts.length; i++) {
       const display = this.displayOf(parts.slice(0, i + 1))
       const path = fdPath(current, parts[i])
@@ -236,6 +248,27 @@ export class PathJail {
       current = next
     }
     return current
+  }
+
+  /**
+   * Opens the root by its path, so it is checked like every other step: it must still be the
+   * folder the jail was opened on, not a symlink or another folder renamed into its place.
+   */
+  private async openRoot(): Promise<FileHandle> {
+    let handle: FileHandle
+    try {
+      handle = await fsp.open(this.realRoot, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
+    } catch (error) {
+      throw new ToolError(
+        `the folder behind ${this.displayRoot} is gone or was replaced (${errnoOf(error) ?? 'error'})`,
+      )
+    }
+    const stat = await handle.stat()
+    if (stat.dev !== this.rootIdentity.dev || stat.ino !== this.rootIdentity.ino) {
+      await handle.close()
+      throw new ToolError(`the folder behind ${this.displayRoot} was replaced; nothing was done`)
+    }
+    return handle
   }
 
   private async makeDir(path: string, mode: number): Promise<void> {

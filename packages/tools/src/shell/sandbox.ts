@@ -40,6 +40,13 @@ export function bwrapArgs(config: SandboxConfig): string[] {
     '/tmp',
     // Likewise before the workspace bind, so a workspace inside the home folder stays visible.
     ...(hidesHome(config) ? ['--tmpfs', config.home] : []),
+    // A read-only bind does not stop connect() on a socket file, and /run holds the host's
+    // sockets (docker.sock, D-Bus, the user's systemd and ssh/gpg agents): any of them is a way
+    // out. Hidden behind an empty tmpfs; only the resolver's files come back, for DNS when the
+    // network is allowed (/etc/resolv.conf often links into /run/systemd/resolve).
+    '--tmpfs',
+    '/run',
+    ...(config.network ? ['--ro-bind-try', '/run/systemd/resolve', '/run/systemd/resolve'] : []),
     '--bind',
     config.workspace,
     config.workspace,

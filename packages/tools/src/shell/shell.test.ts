@@ -505,6 +505,20 @@ describe('shell: the sandbox', () => {
     }
   })
 
+  it("hides the host's sockets under /run", async () => {
+    const socketPath = `/run/syntic-probe-${process.pid}.sock`
+    const listener = createServer((socket) => socket.end('host'))
+    await new Promise<void>((resolve) => listener.listen(socketPath, resolve))
+    try {
+      const hidden = await run(make(), `test -S ${socketPath} && echo reachable || echo hidden`)
+      assert.equal(body(hidden), 'hidden\n')
+      const visible = await run(make({ sandbox: false }), `test -S ${socketPath} && echo reachable`)
+      assert.equal(body(visible), 'reachable\n')
+    } finally {
+      await new Promise((resolve) => listener.close(resolve))
+    }
+  })
+
   it("passes only an allowlist of the application's environment, plus what it adds", async () => {
     process.env.SYNTIC_TEST_SECRET = 'sk_live_secret'
     try {

@@ -250,9 +250,14 @@ export class ShellTool implements ToolHandler {
       outcome.output === ''
         ? ' It printed nothing.'
         : ` Output before the timeout:\n${outcome.output}`
+    // Only the sandbox's pid namespace catches a process that cleared its environment and
+    // detached itself; without it, say what was actually done.
+    const killed =
+      (this.options.sandbox ?? true)
+        ? 'together with every process it started'
+        : 'together with the processes it started that stayed in its session (without the sandbox, a process that detached itself may survive)'
     return failure(
-      `the command timed out after ${formatSeconds(seconds)} and was killed, together with every ` +
-        `process it started. ${restarted}${output}`,
+      `the command timed out after ${formatSeconds(seconds)} and was killed, ${killed}. ${restarted}${output}`,
     )
   }
 }
