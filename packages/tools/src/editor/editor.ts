@@ -162,6 +162,7 @@ export class TextEditorTool implements ToolHandler {
         }
         throw jail.describe(error, display)
       }
+      await prune(history, key)
     } finally {
       await entry.close()
     }
@@ -262,7 +263,10 @@ export class TextEditorTool implements ToolHandler {
     return { file, info: inspectText(file.bytes, display) }
   }
 
-  /** Records the version being replaced, then writes; a failed write leaves no history behind. */
+  /**
+   * Records the version being replaced, then writes, then prunes; a failed write leaves the
+   * history as it was.
+   */
   private async commit(
     { jail, history }: Workspace,
     location: Located,
@@ -289,6 +293,7 @@ export class TextEditorTool implements ToolHandler {
       await history.remove(key, seq).catch(() => undefined)
       throw error
     }
+    await prune(history, key)
   }
 
   private withSnippet(summary: string, change: Change): string {
@@ -348,6 +353,15 @@ async function record(
     const code = (error as NodeJS.ErrnoException).code ?? String(error)
     throw new ToolError(`could not save undo history (${code}); the file was not changed`)
   }
+}
+
+/**
+ * Drops versions beyond the limit, only once the edit is on disk: pruning before the write would
+ * lose the oldest version for nothing when the write fails. The edit stands either way, so a
+ * failure here only leaves an extra version for the next prune.
+ */
+async function prune(history: History, key: string): Promise<void> {
+  await history.prune(key).catch(() => undefined)
 }
 
 function notRoot(location: Located, command: string): void {

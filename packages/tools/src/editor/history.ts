@@ -31,8 +31,10 @@ const SEQ_DIGITS = 12
  * Undo history on disk, so it outlives the process. One folder per file, named by the sha256 of
  * its path relative to the workspace; in it each change is `<seq>.snapshot.json` plus
  * `<seq>.snapshot` (the prior bytes, as they were) or just `<seq>.absent.json` (the file did not
- * exist). The JSON is renamed into place last, so a crash never leaves a half-written entry that
- * undo would trust.
+ * exist), and `<seq>.claim`. Several processes may share the folder: a sequence number is taken
+ * by creating its claim file exclusively, so two writers never end up with the same one. The
+ * JSON is linked into place last, so a crash never leaves a half-written entry that undo would
+ * trust.
  */
 export class History {
   constructor(
@@ -40,19 +42,36 @@ export class History {
     readonly maxVersions: number,
   ) {}
 
-  /** Records the version a change is about to replace; returns its sequence number. */
+  /**
+   * Records the version a change is about to replace; returns its sequence number. Nothing old is
+   * dropped here: the caller prunes once its write has succeeded, so a failed write that removes
+   * its entry again leaves the history as it was.
+   */
   async push(path: string, prior: PriorVersion, after: string): Promise<number> {
     const folder = await this.folder(path, true)
-    const seq = (await this.highestSeq(folder)) + 1
-    const base = join(folder, String(seq).padStart(SEQ_DIGITS, '0'))
+    const seq = await this.claim(folder)
+    const base = entryBase(folder, seq)
     const meta: Meta = { path, after, time: new Date().toISOString() }
-    if (prior.kind === 'snapshot') {
-      await fsp.writeFile(`${base}.snapshot`, prior.content, { mode: 0o600, flag: 'wx' })
-      Object.assign(meta, { mode: prior.mode, uid: prior.uid, gid: prior.gid })
+    try {
+      if (prior.kind === 'snapshot') {
+        await fsp.writeFile(`${base}.snapshot`, prior.content, { mode: 0o600, flag: 'wx' })
+        Object.assign(meta, { mode: prior.mode, uid: prior.uid, gid: prior.gid })
+      }
+      await writeJsonExclusive(`${base}.${prior.kind}.json`, meta)
+    } catch (error) {
+      await this.removeEntry(folder, seq).catch(() => undefined)
+      throw error
     }
-    await writeJsonAtomic(`${base}.${prior.kind}.json`, meta)
-    await this.prune(folder)
     return seq
+  }
+
+  /** Drops the oldest changes to `path` beyond `maxVersions`. */
+  async prune(path: string): Promise<void> {
+    const folder = await this.folder(path, false)
+    const entries = await this.entries(folder)
+    for (const entry of entries.slice(0, Math.max(0, entries.length - this.maxVersions))) {
+      await this.removeEntry(folder, entry.seq)
+    }
   }
 
   /**
@@ -77,7 +96,7 @@ export class History {
     seq: number,
     kind: PriorVersion['kind'],
   ): Promise<HistoryRecord | null> {
-    const base = join(folder, String(seq).padStart(SEQ_DIGITS, '0'))
+    const base = entryBase(folder, seq)
     let meta: Meta
     let content: Buffer | undefined
     try {
@@ -137,8 +156,25 @@ export class History {
     return found.sort((a, b) => a.seq - b.seq)
   }
 
+  /**
+   * Takes the next free sequence number. Another process may take the same one between the scan
+   * and the claim; the exclusive create then fails and the next number is tried.
+   */
+  private async claim(folder: string): Promise<number> {
+    let seq = (await this.highestSeq(folder)) + 1
+    for (;;) {
+      try {
+        await fsp.writeFile(`${entryBase(folder, seq)}.claim`, '', { mode: 0o600, flag: 'wx' })
+        return seq
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+        seq++
+      }
+    }
+  }
+
   private async highestSeq(folder: string): Promise<number> {
-    // Counts leftover snapshot files too, so a new entry never reuses the name of an orphan.
+    // Counts claims and leftover snapshot files too, so a new entry never reuses their names.
     let highest = 0
     for (const name of await fsp.readdir(folder)) {
       const seq = Number.parseInt(name.slice(0, SEQ_DIGITS), 10)
@@ -147,29 +183,27 @@ export class History {
     return highest
   }
 
-  private async prune(folder: string): Promise<void> {
-    const entries = await this.entries(folder)
-    for (const entry of entries.slice(0, Math.max(0, entries.length - this.maxVersions))) {
-      await this.removeEntry(folder, entry.seq)
-    }
-  }
-
   private async removeEntry(folder: string, seq: number): Promise<void> {
-    const base = join(folder, String(seq).padStart(SEQ_DIGITS, '0'))
-    // The JSON goes first: without it the entry no longer exists, whatever else is left.
-    for (const suffix of ['.absent.json', '.snapshot.json', '.snapshot']) {
+    const base = entryBase(folder, seq)
+    // The JSON goes first: without it the entry no longer exists, whatever else is left. The
+    // claim goes last, so the number is not handed out again while files of the entry remain.
+    for (const suffix of ['.absent.json', '.snapshot.json', '.snapshot', '.claim']) {
       await fsp.rm(`${base}${suffix}`, { force: true })
     }
   }
 }
 
-async function writeJsonAtomic(path: string, value: unknown): Promise<void> {
+function entryBase(folder: string, seq: number): string {
+  return join(folder, String(seq).padStart(SEQ_DIGITS, '0'))
+}
+
+/** Writes the JSON whole under a temporary name, then links it in: never over an existing one. */
+async function writeJsonExclusive(path: string, value: unknown): Promise<void> {
   const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`
   try {
     await fsp.writeFile(temp, JSON.stringify(value), { mode: 0o600, flag: 'wx' })
-    await fsp.rename(temp, path)
-  } catch (error) {
+    await fsp.link(temp, path)
+  } finally {
     await fsp.rm(temp, { force: true })
-    throw error
   }
 }

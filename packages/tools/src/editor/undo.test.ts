@@ -11,6 +11,7 @@ import {
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, it } from 'node:test'
 import { TextEditorTool } from './editor.js'
+import { History, type PriorVersion } from './history.js'
 import { fails, ok, type Sandbox, sandbox } from './test-support.js'
 
 let box: Sandbox
@@ -105,6 +106,36 @@ describe('undo', () => {
     await fails(tool, { command: 'undo', path: 'a.txt' })
   })
 
+  it('keeps the oldest version when a write fails after its history was saved', async () => {
+    const tool = box.restart({ maxHistory: 3 })
+    writeFileSync(box.at('a.txt'), '0\n')
+    for (let i = 1; i <= 3; i++) {
+      await ok(tool, { command: 'replace', path: 'a.txt', old_text: `${i - 1}`, new_text: `${i}` })
+    }
+    // Another process rewrites the file between the editor's read and its write.
+    const push = History.prototype.push
+    History.prototype.push = async function (path: string, prior: PriorVersion, after: string) {
+      const seq = await push.call(this, path, prior, after)
+      writeFileSync(box.at('a.txt'), 'elsewhere, longer\n')
+      return seq
+    }
+    try {
+      assert.match(
+        await fails(tool, { command: 'replace', path: 'a.txt', old_text: '3', new_text: '4' }),
+        /changed while it was being edited/,
+      )
+    } finally {
+      History.prototype.push = push
+    }
+    assert.equal(read('a.txt'), 'elsewhere, longer\n')
+    writeFileSync(box.at('a.txt'), '3\n')
+    for (const expected of ['2\n', '1\n', '0\n']) {
+      await ok(tool, { command: 'undo', path: 'a.txt' })
+      assert.equal(read('a.txt'), expected)
+    }
+    await fails(tool, { command: 'undo', path: 'a.txt' })
+  })
+
   it('survives a new tool instance on the same root', async () => {
     writeFileSync(box.at('a.txt'), 'before\n')
     await ok(box.tool, { command: 'replace', path: 'a.txt', old_text: 'before', new_text: 'after' })
@@ -123,6 +154,8 @@ describe('undo', () => {
     const entries = readdirSync(join(box.history, folder ?? '')).sort()
     assert.deepEqual(entries, [
       '000000000001.absent.json',
+      '000000000001.claim',
+      '000000000002.claim',
       '000000000002.snapshot',
       '000000000002.snapshot.json',
     ])

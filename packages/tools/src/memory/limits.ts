@@ -2,10 +2,12 @@ import { ToolError } from '../result.js'
 
 export const DEFAULT_MAX_FILE_BYTES = 256 * 1024
 export const DEFAULT_MAX_TOTAL_BYTES = 16 * 1024 * 1024
+export const DEFAULT_MAX_FILES = 1000
 
 export interface MemoryLimits {
   maxFileBytes: number
   maxTotalBytes: number
+  maxFiles: number
 }
 
 function positive(value: number | undefined, fallback: number, name: string): number {
@@ -20,17 +22,23 @@ function positive(value: number | undefined, fallback: number, name: string): nu
 export function resolveLimits(options: {
   maxFileBytes?: number
   maxTotalBytes?: number
+  maxFiles?: number
 }): MemoryLimits {
   return {
     maxFileBytes: positive(options.maxFileBytes, DEFAULT_MAX_FILE_BYTES, 'maxFileBytes'),
     maxTotalBytes: positive(options.maxTotalBytes, DEFAULT_MAX_TOTAL_BYTES, 'maxTotalBytes'),
+    maxFiles: positive(options.maxFiles, DEFAULT_MAX_FILES, 'maxFiles'),
   }
 }
 
-/** `1,234 bytes`, `1 byte`; grouped by hand so the text does not depend on the ICU build. */
+/** `1,234`; grouped by hand so the text does not depend on the ICU build. */
+export function formatCount(count: number): string {
+  return String(count).replace(/\B(?=(\d{3})+(?!\d))/g, ',')
+}
+
+/** `1,234 bytes`, `1 byte`. */
 export function formatBytes(count: number): string {
-  const digits = String(count).replace(/\B(?=(\d{3})+(?!\d))/g, ',')
-  return count === 1 ? '1 byte' : `${digits} bytes`
+  return count === 1 ? '1 byte' : `${formatCount(count)} bytes`
 }
 
 /** Refuses content that would make one file larger than the per-file limit. */
@@ -67,5 +75,17 @@ export function checkTotal(
   if (next <= limits.maxTotalBytes || newSize <= oldSize) return
   throw new ToolError(
     `this change would bring ${displayRoot} to ${formatBytes(next)} in total, over the limit of ${formatBytes(limits.maxTotalBytes)} (${formatBytes(current)} used now); nothing was written. Delete or shorten memories that are no longer needed, then try again.`,
+  )
+}
+
+/**
+ * Refuses a new file once the folder holds `maxFiles` entries. Empty files, empty folders and
+ * links weigh 0 bytes, so without a count the total limit would never stop thousands of them.
+ * Replacing a file that exists is always allowed.
+ */
+export function checkFileCount(displayRoot: string, entries: number, limits: MemoryLimits): void {
+  if (entries < limits.maxFiles) return
+  throw new ToolError(
+    `${displayRoot} already holds ${formatCount(entries)} files and folders (limit: ${formatCount(limits.maxFiles)}); nothing was written. Merge related notes into one file, or delete files you no longer need, then try again.`,
   )
 }

@@ -27,7 +27,7 @@ before(() => {
 after(() => rmSync(base, { recursive: true, force: true }))
 
 /** A memory folder of its own (not created yet, so the tool makes it) and a tool on it. */
-function fresh(options: { maxFileBytes?: number; maxTotalBytes?: number } = {}) {
+function fresh(options: { maxFileBytes?: number; maxTotalBytes?: number; maxFiles?: number } = {}) {
   const dir = join(base, `m${++counter}`)
   return { dir, tool: new MemoryTool({ dir, ...options }) }
 }
@@ -411,6 +411,68 @@ describe('memory: size limits', () => {
     await ok(strict, { command: 'write', path: 'a.md', content: 'a'.repeat(80) })
     await ok(strict, { command: 'edit', path: 'a.md', old_text: 'a'.repeat(80), new_text: 'a' })
     await ok(strict, { command: 'write', path: 'b.md', content: 'b' })
+  })
+})
+
+describe('memory: file count limit', () => {
+  it('refuses a new empty file beyond maxFiles and writes nothing', async () => {
+    const { dir, tool } = fresh({ maxFiles: 3 })
+    for (const name of ['a.md', 'b.md', 'sub/c.md']) {
+      await ok(tool, { command: 'write', path: name, content: '' })
+    }
+    const output = await fails(tool, { command: 'write', path: 'new/d.md', content: '' })
+    assert.equal(
+      output,
+      'Error: /memories already holds 3 files and folders (limit: 3); nothing was written. Merge related notes into one file, or delete files you no longer need, then try again.',
+    )
+    assert.deepEqual(visible(dir), ['a.md', 'b.md', 'sub', 'sub/c.md'])
+    // Replacing a file that exists does not add one.
+    await ok(tool, { command: 'write', path: 'a.md', content: 'merged notes' })
+    await ok(tool, { command: 'delete', path: 'b.md' })
+    await ok(tool, { command: 'write', path: 'd.md', content: '' })
+  })
+
+  it('counts empty folders and links, which weigh nothing either', async () => {
+    const { dir, tool } = fresh({ maxFiles: 2 })
+    await ok(tool, { command: 'list' })
+    mkdirSync(join(dir, 'empty'))
+    symlinkSync('/etc/hostname', join(dir, 'link'))
+    assert.match(
+      await fails(tool, { command: 'write', path: 'a.md', content: 'x' }),
+      /already holds 2 files and folders \(limit: 2\)/,
+    )
+  })
+
+  it('refuses a maxFiles that is not a positive integer', () => {
+    for (const maxFiles of [0, -1, 1.5, Number.NaN]) {
+      assert.throws(() => fresh({ maxFiles }), RangeError)
+    }
+  })
+
+  it('stops at 1,000 by default, and cuts a long list with a note', async () => {
+    const { dir, tool } = fresh()
+    await ok(tool, { command: 'list' })
+    const pad = 'n'.repeat(40)
+    for (let i = 0; i < 1000; i++) {
+      writeFileSync(join(dir, `${String(i).padStart(4, '0')}-${pad}.md`), '')
+    }
+    assert.match(
+      await fails(tool, { command: 'write', path: 'one-more.md', content: '' }),
+      /already holds 1,000 files and folders \(limit: 1,000\)/,
+    )
+    assert.equal(existsSync(join(dir, 'one-more.md')), false)
+    const output = await ok(tool, { command: 'list' })
+    const lines = output.split('\n')
+    // Each line is `/memories/0000-nnn….md (0 bytes)`, 68 characters and a newline.
+    const shown = Math.floor(20_000 / 69)
+    assert.equal(lines.length, shown + 2)
+    assert.equal(lines[0], `/memories/0000-${pad}.md (0 bytes)`)
+    assert.equal(
+      lines.at(-2),
+      `... and ${1000 - shown} more entries not shown (the list stops at 20,000 characters). Read or delete files you no longer need.`,
+    )
+    assert.equal(lines.at(-1), 'Total: 0 bytes in 1000 files (limit: 16,777,216 bytes)')
+    assert.ok(output.length < 20_500)
   })
 })
 

@@ -6,6 +6,7 @@ import { type JailEntry, type Located, PathJail } from '../jail/index.js'
 import { runSafely, success, ToolError, type ToolResult } from '../result.js'
 import { resolveDisplayRoot } from './display-root.js'
 import {
+  checkFileCount,
   checkFileSize,
   checkTotal,
   formatBytes,
@@ -25,6 +26,11 @@ export interface MemoryOptions {
   maxFileBytes?: number
   /** Largest size of all files together. Default 16 MiB. */
   maxTotalBytes?: number
+  /**
+   * Most entries (files, empty folders, links) the folder may hold; a write that would create a
+   * file beyond it is refused. Default 1,000.
+   */
+  maxFiles?: number
   /**
    * The folder the model sees, shown in every result and accepted in paths; the memory tool's
    * `root` in the request. Absolute and normalised. Default `/memories`.
@@ -118,6 +124,7 @@ export class MemoryTool implements ToolHandler {
       async () => {
         const tree = await scanTree(jail)
         const old = tree.entries.find((e) => e.kind === 'file' && e.display === location.display)
+        if (!old) checkFileCount(jail.displayRoot, tree.entries.length, this.limits)
         checkTotal(jail.displayRoot, tree.total, old?.size ?? 0, size, this.limits)
         const entry = await jail.entry(location, { createParents: true, dirMode: DIR_MODE })
         try {
