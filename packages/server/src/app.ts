@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net'
-import Fastify, { type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify'
 import type { ServerConfig } from './config.js'
 import { ApiError } from './errors.js'
 import { authenticate } from './http/auth.js'
@@ -57,7 +57,6 @@ export async function createApp(config: ServerConfig, deps: AppDeps): Promise<Fa
   const metrics = new Metrics()
   const models = new ModelMap(config.models)
   const endpoints = new ModelEndpoints({
-    store,
     upstream: deps.upstream ?? null,
     models,
     metrics,
@@ -114,6 +113,8 @@ export async function createApp(config: ServerConfig, deps: AppDeps): Promise<Fa
     track(request, reply)
     let api = requestError(error, config.bodyLimitBytes)
     if (api === null) {
+      // A client that left mid-upload is no fault of the server's, and there is nobody to answer.
+      if (clientLeft(request)) return
       writeErrorLog(errorLog, request.id, error)
       api = internalError()
     }
@@ -131,17 +132,25 @@ export async function createApp(config: ServerConfig, deps: AppDeps): Promise<Fa
     sendError(request, reply, notFound(request.method, path))
   })
 
-  app.post('/v1/chat/completions', (request, reply) => endpoints.chatCompletions(request, reply))
-  app.post('/v1/messages', (request, reply) => endpoints.messages(request, reply))
+  // The key is checked before the body is read: a client without one cannot make the server
+  // receive and parse a body of up to the body limit.
+  const authenticated = {
+    onRequest: async (request: FastifyRequest): Promise<void> => {
+      request.syntic!.principal = await authenticate(store, request.headers)
+    },
+  }
+
+  app.post('/v1/chat/completions', authenticated, (request, reply) =>
+    endpoints.chatCompletions(request, reply),
+  )
+  app.post('/v1/messages', authenticated, (request, reply) => endpoints.messages(request, reply))
 
   const created = Math.floor(Date.now() / 1000)
   const modelList = JSON.stringify({
     object: 'list',
     data: models.names.map((id) => ({ id, object: 'model', created, owned_by: 'syntic' })),
   })
-  app.get('/v1/models', async (request, reply) => {
-    const state = request.syntic!
-    state.principal = await authenticate(store, request.headers)
+  app.get('/v1/models', authenticated, async (_request, reply) => {
     reply.type('application/json; charset=utf-8')
     return modelList
   })
@@ -169,6 +178,15 @@ export async function createApp(config: ServerConfig, deps: AppDeps): Promise<Fa
 
   await app.ready()
   return app
+}
+
+/**
+ * Whether the client dropped the connection before its body was complete. An error's code alone
+ * (ECONNRESET) cannot tell: a store connection reset by the database has it too, and must be logged.
+ */
+function clientLeft(request: FastifyRequest): boolean {
+  const { raw } = request
+  return !raw.complete && (raw.aborted || raw.destroyed)
 }
 
 export interface RunningServer {

@@ -146,6 +146,31 @@ describe('loadConfig', () => {
     }
   })
 
+  it('never echoes a rejected upstream URL, and refuses one holding credentials', () => {
+    const file = join(dir, 'upstream-url.json')
+    const bad: [string, RegExp][] = [
+      ['http://user:hunter2@[::1', /not a valid URL/],
+      ['ftp://user:hunter2@x/v1', /http\(s\) URL/],
+      ['https://user:hunter2@api.example.com/v1', /SYNTIC_UPSTREAM_API_KEY/],
+      ['https://hunter2@api.example.com/v1', /user name or password/],
+      ['https://:hunter2@api.example.com/v1', /user name or password/],
+      ['https://api.example.com/v1?key=hunter2', /query/],
+    ]
+    for (const [url, message] of bad) {
+      writeFileSync(file, JSON.stringify({ upstream: { url } }))
+      for (const [env, setting] of [
+        [{ SYNTIC_UPSTREAM_URL: url }, /^SYNTIC_UPSTREAM_URL$/],
+        [{ SYNTIC_CONFIG: file }, /"upstream.url"$/],
+      ] as const) {
+        fails(env, setting, message)
+        assert.throws(
+          () => loadConfig(env, dir),
+          (error: Error) => !error.message.includes('hunter2'),
+        )
+      }
+    }
+  })
+
   it('refuses upstream settings without an upstream URL', () => {
     fails({ SYNTIC_UPSTREAM_API_KEY: 'sk' }, /^SYNTIC_UPSTREAM_API_KEY$/, /SYNTIC_UPSTREAM_URL/)
     fails({ SYNTIC_UPSTREAM_FORMAT: 'anthropic' }, /^SYNTIC_UPSTREAM_FORMAT$/)

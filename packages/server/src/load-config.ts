@@ -355,15 +355,25 @@ function checkInteger(setting: string, value: unknown, min: number, max: number)
   return value
 }
 
+// The URL may carry credentials: messages name the setting and the problem, never the value.
 function checkHttpUrl(setting: string, value: string): string {
   let url: URL
   try {
     url = new URL(value)
   } catch {
-    throw new ConfigError(setting, `${setting} must be an http(s) URL; got ${quote(value)}`)
+    throw new ConfigError(
+      setting,
+      `${setting} is not a valid URL; it must be an http(s) URL like http://127.0.0.1:8000/v1`,
+    )
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError(setting, `${setting} must be an http(s) URL; got ${quote(value)}`)
+    throw new ConfigError(setting, `${setting} must be an http(s) URL (http:// or https://)`)
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new ConfigError(
+      setting,
+      `${setting} must not hold a user name or password; put the upstream's key in SYNTIC_UPSTREAM_API_KEY (or upstream.apiKey in the config file)`,
+    )
   }
   if (url.search !== '' || url.hash !== '') {
     throw new ConfigError(setting, `${setting} must be a base URL without ?query or #fragment`)

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import { once } from 'node:events'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -105,6 +106,40 @@ describe('errors through both SDKs', () => {
       maxRetries: 0,
     })
     await anthropicFails(messages(anonymous), expected)
+  })
+
+  it('the key is checked before the body is read', { timeout: 10_000 }, async () => {
+    const keyless = (path: string, init: RequestInit) => fetch(`${h.url}${path}`, init)
+    for (const path of ['/v1/chat/completions', '/v1/messages']) {
+      for (const type of ['application/json', 'text/plain']) {
+        const response = await keyless(path, {
+          method: 'POST',
+          headers: { 'content-type': type },
+          body: '{bad',
+        })
+        assert.equal(response.status, 401, `${path} ${type}`)
+        assert.equal((await envelopeOf(response)).error.code, 'missing_api_key')
+      }
+    }
+    const head = await keyless('/v1/models', { method: 'HEAD' })
+    assert.equal(head.status, 401)
+
+    // 20 MB declared, 64 KiB sent: the answer comes without the server waiting for the rest.
+    const { hostname, port } = new URL(h.url)
+    const socket = connect(Number(port), hostname)
+    await once(socket, 'connect')
+    socket.write(
+      'POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+        `Content-Length: ${20 * 1024 * 1024}\r\n\r\n{"model":"${'x'.repeat(64 * 1024)}`,
+    )
+    let answer = ''
+    for await (const chunk of socket) {
+      answer += (chunk as Buffer).toString()
+      if (answer.includes('}')) break
+    }
+    socket.destroy()
+    assert.match(answer, /^HTTP\/1\.1 401 /)
+    assert.match(answer, /"code":"missing_api_key"/)
   })
 
   it('a wrong key is 401 invalid_api_key', async () => {
@@ -370,6 +405,35 @@ describe('requests that are not valid HTTP', () => {
     )
     assert.match(huge, /^HTTP\/1\.1 431 /)
     assert.match(huge, /"code":"request_too_large"/)
+  })
+})
+
+describe('a client that drops mid-upload', () => {
+  let h: Harness
+  before(async () => {
+    h = await Harness.start({ format: null })
+  })
+  after(() => h.close())
+
+  it('is a 499 in the request log, not an error', async () => {
+    const skip = h.log.length
+    const { hostname, port } = new URL(h.url)
+    const socket = connect(Number(port), hostname)
+    await once(socket, 'connect')
+    socket.write(
+      `POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${h.key}\r\n` +
+        'Content-Type: application/json\r\nContent-Length: 5\r\n\r\n{"',
+    )
+    // Time for the server to check the key and start reading the body.
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    socket.destroy()
+    while (h.log.length === skip) await new Promise((resolve) => setTimeout(resolve, 10))
+    // The error handler, if it runs at all, runs in the same turn as the close: give it a few.
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    const line = h.log[skip]!
+    assert.equal(line.status, 499)
+    assert.equal(line.error_code, 'client_closed_request')
+    assert.deepEqual(h.errors, [])
   })
 })
 

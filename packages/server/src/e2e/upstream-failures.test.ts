@@ -2,10 +2,51 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { APIError as AnthropicAPIError } from '@anthropic-ai/sdk'
 import { APIError as OpenAIAPIError } from 'openai'
-import { loadFixture, type ScriptedReply } from '../testing/scripted-upstream.js'
-import { envelopeOf, Harness } from './harness.js'
+import { formatEvent, loadFixture, type ScriptedReply } from '../testing/scripted-upstream.js'
+import { type Envelope, envelopeOf, Harness } from './harness.js'
 
 const USER = [{ role: 'user' as const, content: 'hi' }]
+const SSE_HEADERS = { 'content-type': 'text/event-stream' }
+const UPSTREAM_KEY = 'sk-upstream-secret'
+
+function streamRequest(path: string): Record<string, unknown> {
+  const body = { model: 'm', stream: true, messages: USER }
+  return path === '/v1/messages' ? { ...body, max_tokens: 5 } : body
+}
+
+/** The raw event stream a client receives from a 200 streaming response. */
+async function rawStream(h: Harness, path: string): Promise<string> {
+  const response = await h.fetch(path, { json: streamRequest(path) })
+  assert.equal(response.status, 200)
+  return response.text()
+}
+
+/** The envelope in the stream's last event: `data: {...}` or `event: error` / `data: {...}`. */
+function lastError(text: string): Envelope {
+  const last =
+    text
+      .split('\n\n')
+      .filter((event) => event !== '')
+      .at(-1) ?? ''
+  const data = last.split('\n').find((line) => line.startsWith('data: ')) ?? 'data: null'
+  const envelope = JSON.parse(data.slice(6)) as Envelope | null
+  assert.ok(envelope?.error, `the stream does not end with an error event: ${last}`)
+  return envelope
+}
+
+/** The first request log line written after the first `skip` lines that matches. */
+async function nextLine(h: Harness, skip: number, path: string) {
+  for (let i = 0; i < 200; i++) {
+    const line = h.log.slice(skip).find((l) => l.path === path)
+    if (line) return line
+    await sleep(10)
+  }
+  throw new Error(`no request log line for ${path}`)
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms))
+}
 
 function streamOf(name: string): Extract<ScriptedReply, { sse: unknown }> {
   const reply = loadFixture(name)
@@ -171,6 +212,77 @@ describe('upstream failures', () => {
     assert.equal(line.stream, true)
   })
 
+  it('a stream whose body ends without [DONE] ends with an error event, not as finished', async () => {
+    const cut = streamOf('openai-text-stream').sse.slice(0, 3).map(formatEvent).join('')
+    for (const path of ['/v1/chat/completions', '/v1/messages']) {
+      h.upstream.enqueue({ raw: cut, headers: SSE_HEADERS })
+      const text = await rawStream(h, path)
+      assert.doesNotMatch(text, /^data: \[DONE\]$|^event: message_stop$/m, path)
+      const last = lastError(text)
+      assert.equal(last.error.code, 'upstream_stream_interrupted', path)
+      assert.match(last.error.message, /ended before data: \[DONE\]/)
+      assert.equal((await h.logLine(last.request_id)).error_code, 'upstream_stream_interrupted')
+    }
+  })
+
+  it('quotes upstream data it cannot read without the upstream key, even at the cut', async () => {
+    const first = formatEvent(streamOf('openai-text-stream').sse[0]!)
+    // 55 characters before the key: a plain 60-character excerpt would show its first 5.
+    const pad = 'x'.repeat(48)
+    const cases: [string, string][] = [
+      // Data that is not a JSON object, refused as it arrives.
+      ['/v1/chat/completions', `data: Bearer ${UPSTREAM_KEY}\n\n`],
+      ['/v1/chat/completions', `data: ${pad}Bearer ${UPSTREAM_KEY}\n\n`],
+      // Braced data that is not JSON, refused when it is translated.
+      ['/v1/messages', `data: {Bearer ${UPSTREAM_KEY}}\n\n`],
+      ['/v1/messages', `data: {${pad.slice(1)}Bearer ${UPSTREAM_KEY}}\n\n`],
+      // A line that is no SSE field at all.
+      ['/v1/chat/completions', `Bearer ${UPSTREAM_KEY}\n\n`],
+      ['/v1/chat/completions', `${pad}Bearer ${UPSTREAM_KEY}\n\n`],
+    ]
+    for (const [path, tail] of cases) {
+      h.upstream.enqueue({ raw: first + tail, headers: SSE_HEADERS })
+      const text = await rawStream(h, path)
+      const last = lastError(text)
+      assert.equal(last.error.code, 'upstream_stream_interrupted', tail)
+      assert.match(last.error.message, /\[red/, tail)
+      assert.ok(!text.includes(UPSTREAM_KEY.slice(0, 5)), text)
+    }
+  })
+
+  it('a client that leaves while the upstream works logs that time as upstream time', async () => {
+    // First while the upstream has not answered at all, then while it is between two events.
+    const requests = h.upstream.requests.length
+    h.upstream.enqueue({ hang: true }, { ...streamOf('openai-text-stream'), eventDelayMs: 10_000 })
+    const skip = h.log.length
+    const waiting = new AbortController()
+    const pending = h.fetch('/v1/chat/completions', {
+      json: streamRequest('/v1/chat/completions'),
+      signal: waiting.signal,
+    })
+    while (h.upstream.requests.length === requests) await sleep(5)
+    await sleep(300)
+    waiting.abort()
+    await assert.rejects(pending)
+    const unanswered = await nextLine(h, skip, '/v1/chat/completions')
+
+    const streaming = new AbortController()
+    const response = await h.fetch('/v1/chat/completions', {
+      json: streamRequest('/v1/chat/completions'),
+      signal: streaming.signal,
+    })
+    await response.body!.getReader().read()
+    await sleep(300)
+    streaming.abort()
+    const midStream = await h.logLine(response.headers.get('x-request-id')!)
+
+    for (const line of [unanswered, midStream]) {
+      assert.equal(line.error_code, 'client_closed_request')
+      assert.ok(line.upstream_ms !== null, JSON.stringify(line))
+      assert.ok(line.upstream_ms > line.own_ms, JSON.stringify(line))
+    }
+  })
+
   it('a client that gives up on a JSON request aborts the upstream call', async () => {
     const before = h.upstream.requests.length
     h.upstream.enqueue({ hang: true })
@@ -183,6 +295,27 @@ describe('upstream failures', () => {
     controller.abort()
     await assert.rejects(pending)
     await h.upstream.waitForAbort(before)
+  })
+})
+
+describe('an Anthropic-format upstream whose stream ends early', () => {
+  let h: Harness
+  before(async () => {
+    h = await Harness.start({ format: 'anthropic' })
+  })
+  after(() => h.close())
+
+  it('ends with an error event on both endpoints, not as a finished answer', async () => {
+    const stream = streamOf('anthropic-text-tool-use-stream').sse
+    assert.equal(stream.at(-1)?.event, 'message_stop')
+    for (const path of ['/v1/chat/completions', '/v1/messages']) {
+      h.upstream.enqueue({ sse: stream.slice(0, -1) })
+      const text = await rawStream(h, path)
+      assert.doesNotMatch(text, /^data: \[DONE\]$|^event: message_stop$/m, path)
+      const last = lastError(text)
+      assert.equal(last.error.code, 'upstream_stream_interrupted', path)
+      assert.match(last.error.message, /ended before the message_stop event/)
+    }
   })
 })
 

@@ -27,6 +27,9 @@ export interface ValidationProblem {
   param: string | null
 }
 
+/** Quotes raw upstream data for an error message, the upstream key redacted (`Upstream.excerpt`). */
+export type Excerpt = (text: string) => string
+
 export type Validation<T> = { ok: true; value: T } | { ok: false; problem: ValidationProblem }
 
 /** Turns a stream of the other format into this endpoint's stream, event by event. */
@@ -54,7 +57,7 @@ export interface Dialect<Req extends { model: string; stream?: boolean | null }>
   responseFromOther(body: unknown, model: string): unknown
   streamFromOther(request: Req, model: string): StreamTranslator
   /** One upstream event in this endpoint's own format, its model renamed when `model` is set. */
-  passThrough(event: SseEvent, model: string | null): string
+  passThrough(event: SseEvent, model: string | null, excerpt: Excerpt): string
   /** What ends a successful stream. */
   readonly streamEnd: string
   /** An error after the stream started, in the form the official SDKs raise. */
@@ -84,9 +87,9 @@ export const CHAT: Dialect<ChatCompletionRequest> = {
       finish: () => encode(translator.finish()),
     }
   },
-  passThrough(event, model) {
+  passThrough(event, model, excerpt) {
     if (model === null) return chatEvent(oneLine(event.data))
-    const chunk = parseEventData(event.data) as ChatCompletionChunk
+    const chunk = parseEventData(event.data, excerpt) as ChatCompletionChunk
     chunk.model = model
     return chatEvent(JSON.stringify(chunk))
   },
@@ -115,10 +118,10 @@ export const MESSAGES: Dialect<MessagesRequest> = {
       finish: () => encode(translator.finish()),
     }
   },
-  passThrough(event, model) {
-    const type = event.event ?? eventType(event.data)
+  passThrough(event, model, excerpt) {
+    const type = event.event ?? eventType(event.data, excerpt)
     if (model === null || type !== 'message_start') return messagesEvent(type, oneLine(event.data))
-    const start = parseEventData(event.data) as { message?: { model?: string } }
+    const start = parseEventData(event.data, excerpt) as { message?: { model?: string } }
     if (start.message) start.message.model = model
     return messagesEvent(type, JSON.stringify(start))
   },
@@ -143,8 +146,8 @@ export function objectBody(body: unknown): Record<string, unknown> {
 const EVENT_NAME = /^[a-z_]{1,64}$/
 
 /** The `type` of an event sent without an `event:` line (some compatible servers omit it). */
-function eventType(data: string): string {
-  const { type } = parseEventData(data) as { type?: unknown }
+function eventType(data: string, excerpt: Excerpt): string {
+  const { type } = parseEventData(data, excerpt) as { type?: unknown }
   // Written into the `event:` line, so it must not be able to break the framing.
   return typeof type === 'string' && EVENT_NAME.test(type) ? type : 'message'
 }
@@ -158,7 +161,7 @@ function oneLine(data: string): string {
 }
 
 /** An upstream event's data; data that is not JSON means the stream is broken. */
-export function parseEventData(data: string): unknown {
+export function parseEventData(data: string, excerpt: Excerpt): unknown {
   try {
     return JSON.parse(data)
   } catch {
@@ -166,7 +169,7 @@ export function parseEventData(data: string): unknown {
       502,
       'upstream_error',
       'upstream_stream_interrupted',
-      `the upstream model server sent an event that is not JSON: ${JSON.stringify(data.slice(0, 60))}`,
+      `the upstream model server sent an event that is not JSON: ${excerpt(data)}`,
     )
   }
 }

@@ -9,12 +9,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { ApiError, envelope } from '../errors.js'
 import type { Metrics } from '../metrics.js'
 import { type LogSink, writeErrorLog } from '../request-log.js'
-import type { Store } from '../store/port.js'
 import type { SseEvent, Upstream } from '../upstream/port.js'
-import { authenticate } from './auth.js'
 import {
   CHAT,
   type Dialect,
+  type Excerpt,
   MESSAGES,
   objectBody,
   parseEventData,
@@ -26,7 +25,6 @@ import { ClientGone, type RequestState } from './request-state.js'
 import { SseResponse } from './sse.js'
 
 export interface ModelEndpointsDeps {
-  store: Store
   upstream: Upstream | null
   models: ModelMap
   metrics: Metrics
@@ -58,7 +56,10 @@ export class ModelEndpoints {
     return this.handle<MessagesRequest>(MESSAGES, request, reply)
   }
 
-  /** Resolves to the JSON text to send, or undefined once the reply was taken over (streams). */
+  /**
+   * Resolves to the JSON text to send, or undefined once the reply was taken over (streams). The
+   * caller was authenticated before its body was read (the route's onRequest hook).
+   */
   private async handle<Req extends ModelRequest>(
     dialect: Dialect<Req>,
     request: FastifyRequest,
@@ -71,7 +72,6 @@ export class ModelEndpoints {
         ? unsupportedMediaType()
         : invalidJson('The request body is empty; send a JSON object')
     }
-    state.principal = await authenticate(this.deps.store, headers)
     const version = resolveSynticVersion(single(headers['syntic-version']))
     if (!version.ok) {
       throw new ApiError(
@@ -104,16 +104,17 @@ export class ModelEndpoints {
     const { signal } = controller
 
     try {
-      const sent = performance.now()
       let result: Awaited<ReturnType<Upstream['send']>>
+      state.upstreamWaitStarted()
       try {
         result = await upstream.send({ body, stream: state.stream, signal })
       } finally {
-        state.addUpstreamTime(performance.now() - sent)
+        state.upstreamWaitEnded()
       }
       if (result.kind === 'stream') {
         if (!state.stream) throw new Error('the upstream streamed a reply that was not asked for')
         await this.stream(dialect, reply, state, result.events, signal, {
+          excerpt: (text) => upstream.excerpt(text),
           request: clientRequest,
           sameFormat,
           requested,
@@ -144,7 +145,13 @@ export class ModelEndpoints {
     state: RequestState,
     events: AsyncIterable<SseEvent>,
     signal: AbortSignal,
-    how: { request: Req; sameFormat: boolean; requested: string; rename: boolean },
+    how: {
+      excerpt: Excerpt
+      request: Req
+      sameFormat: boolean
+      requested: string
+      rename: boolean
+    },
   ): Promise<void> {
     const sse = new SseResponse(reply.raw, streamHeaders(state.id), () => reply.hijack())
     const iterator = events[Symbol.asyncIterator]()
@@ -152,18 +159,18 @@ export class ModelEndpoints {
     const model = how.rename ? how.requested : null
     try {
       for (;;) {
-        const asked = performance.now()
         let next: IteratorResult<SseEvent>
+        state.upstreamWaitStarted()
         try {
           next = await iterator.next()
         } finally {
-          state.addUpstreamTime(performance.now() - asked)
+          state.upstreamWaitEnded()
         }
         if (next.done) break
         const text =
           translator === null
-            ? dialect.passThrough(next.value, model)
-            : translator.push(parseEventData(next.value.data))
+            ? dialect.passThrough(next.value, model, how.excerpt)
+            : translator.push(parseEventData(next.value.data, how.excerpt))
         if (text === '') continue
         const drained = sse.write(text)
         if (drained !== undefined) await drained

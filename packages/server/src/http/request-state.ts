@@ -20,14 +20,26 @@ export class RequestState {
   errorCode: string | null = null
   /** Cancels the upstream call when the client goes away. */
   upstreamCall: AbortController | null = null
+  /** When the wait on the upstream now running started; null while none is. */
+  private upstreamSince: number | null = null
 
   constructor(
     readonly id: string,
     readonly route: string,
   ) {}
 
-  addUpstreamTime(ms: number): void {
-    this.upstreamMs = (this.upstreamMs ?? 0) + ms
+  upstreamWaitStarted(): void {
+    this.upstreamSince = performance.now()
+  }
+
+  /**
+   * Counts the running wait on the upstream, if any. Called when the wait ends and when the client
+   * leaves mid-wait (the log line is written then); whichever comes second adds nothing.
+   */
+  upstreamWaitEnded(): void {
+    if (this.upstreamSince === null) return
+    this.upstreamMs = (this.upstreamMs ?? 0) + (performance.now() - this.upstreamSince)
+    this.upstreamSince = null
   }
 }
 

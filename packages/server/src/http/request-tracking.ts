@@ -21,6 +21,7 @@ export function requestTracker(metrics: Metrics, log: LogSink | null): RequestTr
     metrics.requestStarted()
     const res = reply.raw
     res.once('close', () => {
+      state.upstreamWaitEnded()
       const totalMs = performance.now() - state.start
       let status = res.statusCode
       if (!res.writableFinished) {

@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { type AddressInfo, createServer, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, test } from 'node:test'
 import pg from 'pg'
 import { openStore } from './open.js'
 import { PostgresStore } from './postgres.js'
+import { generateSecret } from './secrets.js'
 import { SQLITE_FILE_NAME, SqliteStore } from './sqlite.js'
 import { testDatabaseUrl, urlWithSchema } from './test-databases.js'
 
@@ -85,4 +87,46 @@ test('an unreachable PostgreSQL fails openStore and leaves nothing open', async 
   // Port 1 on loopback: nothing listens there, so the connection is refused at once.
   const databaseUrl = 'postgresql://nobody:hunter2@127.0.0.1:1/none'
   await assert.rejects(openStore({ home: scratch, databaseUrl }), /ECONNREFUSED/)
+})
+
+/**
+ * A TCP server standing in for a stalled PostgreSQL: it never answers, or (`login`) it lets the
+ * client log in (AuthenticationOk, ReadyForQuery) and then never answers a query.
+ */
+async function stalledDatabase(login: boolean): Promise<{ url: string; stop(): Promise<void> }> {
+  const sockets = new Set<Socket>()
+  const server = createServer((socket) => {
+    sockets.add(socket)
+    socket.on('error', () => {})
+    socket.once('data', () => {
+      if (login) socket.write(Buffer.from([82, 0, 0, 0, 8, 0, 0, 0, 0, 90, 0, 0, 0, 5, 73]))
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `postgresql://nobody:hunter2@127.0.0.1:${port}/none`,
+    async stop() {
+      for (const socket of sockets) socket.destroy()
+      await new Promise((resolve) => server.close(resolve))
+    },
+  }
+}
+
+test('a PostgreSQL that stalls fails each call instead of hanging it', {
+  timeout: 20_000,
+}, async () => {
+  for (const [login, message] of [
+    [false, /timeout/i],
+    [true, /Query read timeout/],
+  ] as const) {
+    const database = await stalledDatabase(login)
+    const store = new PostgresStore(database.url, { timeoutMs: 200 })
+    try {
+      await assert.rejects(store.authenticate(generateSecret()), message)
+    } finally {
+      await database.stop()
+      await store.close()
+    }
+  }
 })

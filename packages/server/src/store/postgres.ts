@@ -51,6 +51,14 @@ function query(name: QueryName, values: unknown[]): pg.QueryConfig {
   return { name: `syntic_${name}`, text: QUERIES[name], values }
 }
 
+/** Longest wait for a connection, and for any one query's answer. */
+const STORE_TIMEOUT_MS = 5_000
+
+export interface PostgresStoreOptions {
+  /** Replaces the 5 s limit on connecting and on each query. */
+  timeoutMs?: number
+}
+
 /**
  * The metadata store for several servers: PostgreSQL through a connection pool. Nothing is
  * cached, so a key revoked through any server is refused by every server on its next request.
@@ -58,8 +66,14 @@ function query(name: QueryName, values: unknown[]): pg.QueryConfig {
 export class PostgresStore implements Store {
   private readonly pool: pg.Pool
 
-  constructor(connectionString: string) {
-    this.pool = new pg.Pool({ connectionString })
+  constructor(connectionString: string, options: PostgresStoreOptions = {}) {
+    const timeoutMs = options.timeoutMs ?? STORE_TIMEOUT_MS
+    // A database that stalls fails each call (a 503 from /healthz) instead of hanging requests.
+    this.pool = new pg.Pool({
+      connectionString,
+      connectionTimeoutMillis: timeoutMs,
+      query_timeout: timeoutMs,
+    })
     // An idle connection the server drops (restart, failover) emits here; without a listener the
     // process would crash. The pool discards that connection and the next query opens another.
     this.pool.on('error', () => {})

@@ -159,6 +159,26 @@ describe('Anthropic upstream', () => {
     assert.deepEqual(seen, fixture.sse.slice(0, 2))
   })
 
+  it('throws upstream_stream_interrupted when the body ends before message_stop', async () => {
+    const fixture = loadFixture('anthropic-text-tool-use-stream')
+    assert.ok('sse' in fixture)
+    assert.equal(fixture.sse.at(-1)?.event, 'message_stop')
+    const cut = fixture.sse.slice(0, -1)
+    scripted.enqueue({ sse: cut })
+    const seen: SseEvent[] = []
+    const error = await failure(
+      events(send(messages, true), seen),
+      502,
+      'upstream_stream_interrupted',
+    )
+    assert.match(error.message, /ended before the message_stop event/)
+    assert.deepEqual(seen, cut)
+    // Servers that send no `event:` lines name message_stop in the data only: still complete.
+    const unnamed = fixture.sse.map(({ data }) => ({ data }))
+    scripted.enqueue({ sse: unnamed })
+    assert.deepEqual(await events(send(messages, true)), unnamed)
+  })
+
   it('stops a stream on abort and releases its connection', async () => {
     const controller = new AbortController()
     const fixture = loadFixture('anthropic-text-tool-use-stream')

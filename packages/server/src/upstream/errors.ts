@@ -1,5 +1,5 @@
 import { ApiError } from '../errors.js'
-import { UPSTREAM_MESSAGE_CHARS } from './limits.js'
+import { EXCERPT_CHARS, UPSTREAM_MESSAGE_CHARS } from './limits.js'
 
 /** What an error message may say about an upstream, and what it must never say. */
 export interface UpstreamTarget {
@@ -178,8 +178,7 @@ export function upstreamMessage(bodyText: string, apiKey?: string): string {
       // Not JSON after all: quote the text.
     }
   }
-  message = message.replace(/\s+/g, ' ').trim()
-  if (apiKey) message = message.replaceAll(apiKey, '[redacted]')
+  message = redacted(message.replace(/\s+/g, ' ').trim(), apiKey)
   if (message.length > UPSTREAM_MESSAGE_CHARS) {
     message = `${message.slice(0, UPSTREAM_MESSAGE_CHARS)}…`
   }
@@ -201,4 +200,17 @@ function messageOf(body: unknown): string | undefined {
   if (typeof message === 'string') return message
   if (typeof detail === 'string') return detail
   return undefined
+}
+
+/**
+ * A short excerpt of raw upstream data (an event, a line), JSON-quoted for an error message. The
+ * key is redacted in the whole text before it is cut, so a key split by the cut cannot show either.
+ */
+export function upstreamExcerpt(text: string, apiKey: string | undefined): string {
+  const safe = redacted(text, apiKey)
+  return JSON.stringify(safe.length > EXCERPT_CHARS ? safe.slice(0, EXCERPT_CHARS) : safe)
+}
+
+function redacted(text: string, apiKey: string | undefined): string {
+  return apiKey ? text.replaceAll(apiKey, '[redacted]') : text
 }

@@ -8,6 +8,7 @@ import {
   statusError,
   transportError,
   type UpstreamTarget,
+  upstreamExcerpt,
   upstreamMessage,
 } from './errors.js'
 import {
@@ -92,6 +93,10 @@ export class HttpUpstream implements Upstream {
     return this.pool.close()
   }
 
+  excerpt(text: string): string {
+    return upstreamExcerpt(text, this.target.apiKey)
+  }
+
   private async json(headers: IncomingHttpHeaders, body: Body, signal: AbortSignal) {
     const length = Number(header(headers, 'content-length'))
     if (length > MAX_UPSTREAM_JSON_BYTES) {
@@ -135,7 +140,7 @@ export class HttpUpstream implements Upstream {
         `a streamed request was answered with ${JSON.stringify(type)} instead of an event stream: ${upstreamMessage(text, this.target.apiKey)}`,
       )
     }
-    return new SseEventStream(body, signal, this.target)
+    return new SseEventStream(body, signal, this.target, this.format)
   }
 
   private failure(error: unknown, signal: AbortSignal, phase: FailurePhase): Error {

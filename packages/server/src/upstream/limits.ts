@@ -10,5 +10,8 @@ export const MAX_UPSTREAM_ERROR_BYTES = 64 * 1024
 /** How much of the upstream's own error message is quoted in ours. */
 export const UPSTREAM_MESSAGE_CHARS = 500
 
+/** How much raw upstream data (an event or line it could not read) is quoted in an error. */
+export const EXCERPT_CHARS = 60
+
 /** Sockets kept open to one upstream; enough for high concurrency without exhausting its accept queue. */
 export const UPSTREAM_CONNECTIONS = 128

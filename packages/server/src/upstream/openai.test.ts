@@ -335,6 +335,38 @@ describe('OpenAI upstream', () => {
     }
   })
 
+  it('throws upstream_stream_interrupted when the body ends without data: [DONE]', async () => {
+    const sse = { 'content-type': 'text/event-stream' }
+    scripted.enqueue({ raw: 'data: {"n":1}\n\n', headers: sse })
+    const received: SseEvent[] = []
+    const result = await send(chat, true)
+    assert.equal(result.kind, 'stream')
+    if (result.kind !== 'stream') return
+    const error = await failure(
+      (async () => {
+        for await (const event of result.events) received.push(event)
+      })(),
+      502,
+      'upstream_stream_interrupted',
+    )
+    assert.match(error.message, /ended before data: \[DONE\]/)
+    assert.deepEqual(received, [{ data: '{"n":1}' }])
+    // A final [DONE] without its blank line still completes the stream.
+    scripted.enqueue({ raw: 'data: {"n":1}\n\ndata: [DONE]', headers: sse })
+    assert.deepEqual(await events(send(chat, true)), [{ data: '{"n":1}' }])
+  })
+
+  it('quotes event data it cannot read with the upstream key redacted, even at the cut', async () => {
+    const sse = { 'content-type': 'text/event-stream' }
+    // 55 characters before the key: a plain 60-character cut would show its first 5.
+    for (const data of [`Bearer ${KEY}`, `${'x'.repeat(48)}Bearer ${KEY}`]) {
+      scripted.enqueue({ raw: `data: ${data}\n\n`, headers: sse })
+      const error = await failure(events(send(chat, true)), 502, 'upstream_stream_interrupted')
+      assert.match(error.message, /not a JSON object: ".*Bearer \[red/)
+      assert.ok(!error.message.includes(KEY.slice(0, 5)), error.message)
+    }
+  })
+
   it('throws on an over-long SSE line instead of buffering it', async () => {
     const long = { data: `{"content":"${'x'.repeat(5 * 1024 * 1024)}"}` }
     scripted.enqueue({ sse: [long, { data: '{}' }], eventDelayMs: 2000 })

@@ -28,5 +28,7 @@ export type UpstreamResult =
 export interface Upstream {
   readonly format: UpstreamFormat
   send(request: UpstreamRequest): Promise<UpstreamResult>
+  /** Raw upstream data as an error message may quote it: cut short, the upstream key redacted. */
+  excerpt(text: string): string
   close(): Promise<void>
 }

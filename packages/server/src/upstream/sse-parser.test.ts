@@ -69,8 +69,25 @@ describe('SSE parser', () => {
   it('rejects a stream that ends inside an event, but not after a bare final [DONE]', () => {
     assert.throws(() => parse(['data: {"a":1}\n\ndata: {"b"']), /ended in the middle/)
     assert.throws(() => parse(['data: {"a":1}\n']), /ended in the middle/)
-    assert.deepEqual(parse(['data: {"a":1}\n\ndata: [DONE]']), [{ data: '{"a":1}' }])
-    assert.deepEqual(parse(['data: {"a":1}\n\ndata: [DONE]\n']), [{ data: '{"a":1}' }])
+    // The bare [DONE] is still given as an event: it is what marks the stream as complete.
+    const done = [{ data: '{"a":1}' }, { data: '[DONE]' }]
+    assert.deepEqual(parse(['data: {"a":1}\n\ndata: [DONE]']), done)
+    assert.deepEqual(parse(['data: {"a":1}\n\ndata: [DONE]\n']), done)
     assert.deepEqual(parse(['']), [])
+  })
+
+  it('quotes a bad line with the upstream key redacted, even where the quote cuts the line', () => {
+    const key = 'sk-upstream-secret'
+    for (const line of [`Bearer ${key}`, `${'x'.repeat(50)}Bearer ${key}`]) {
+      const parser = new SseParser(1024, key)
+      assert.throws(
+        () => parser.feed(`${line}\n\n`, []),
+        (error: Error) => {
+          assert.match(error.message, /not an SSE field/)
+          assert.ok(!error.message.includes('sk-'), error.message)
+          return true
+        },
+      )
+    }
   })
 })

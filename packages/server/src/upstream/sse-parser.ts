@@ -1,3 +1,4 @@
+import { upstreamExcerpt } from './errors.js'
 import type { SseEvent } from './port.js'
 
 /** The bytes of an event stream break the SSE syntax or its size limits. */
@@ -20,7 +21,11 @@ export class SseParser {
   private event: string | undefined
   private started = false
 
-  constructor(private readonly maxLineChars: number) {}
+  /** `apiKey` is redacted from any line quoted in an error. */
+  constructor(
+    private readonly maxLineChars: number,
+    private readonly apiKey?: string,
+  ) {}
 
   /** Parses the next decoded chunk and appends the events it completes to `out`. */
   feed(chunk: string, out: SseEvent[]): void {
@@ -71,9 +76,15 @@ export class SseParser {
       this.feed(`${kept.slice(0, -1)}\n`, out)
     }
     if (this.rest.length === 0 && this.data === undefined) return
-    // A last `[DONE]` without its blank line still ends the stream cleanly.
-    if (this.data === '[DONE]' && this.rest.length === 0) return
-    if (this.data === undefined && /^data: ?\[DONE\]$/.test(this.rest)) return
+    // A last `[DONE]` without its blank line still ends the stream cleanly, as `[DONE]`.
+    if (
+      (this.data === '[DONE]' && this.rest.length === 0) ||
+      (this.data === undefined && /^data: ?\[DONE\]$/.test(this.rest))
+    ) {
+      this.rest = ''
+      this.dispatch('[DONE]', out)
+      return
+    }
     throw new SseSyntaxError('the stream ended in the middle of an event')
   }
 
@@ -100,7 +111,7 @@ export class SseParser {
     if (name === 'data') this.addData('')
     else if (name === 'event') this.event = ''
     else {
-      const line = JSON.stringify(text.slice(start, Math.min(stop, start + 60)))
+      const line = upstreamExcerpt(text.slice(start, stop), this.apiKey)
       throw new SseSyntaxError(`the stream has a line that is not an SSE field: ${line}`)
     }
   }

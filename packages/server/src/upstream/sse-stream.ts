@@ -6,10 +6,11 @@ import {
   streamInterrupted,
   transportError,
   type UpstreamTarget,
+  upstreamExcerpt,
   upstreamMessage,
 } from './errors.js'
 import { MAX_SSE_LINE_CHARS } from './limits.js'
-import type { SseEvent } from './port.js'
+import type { SseEvent, UpstreamFormat } from './port.js'
 import { SseParser, SseSyntaxError } from './sse-parser.js'
 
 /** Parsed events held while the consumer is slower than the upstream, before pausing the socket. */
@@ -20,22 +21,26 @@ const END: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: 
 
 /**
  * The events of an upstream SSE body, as an async iterator that owns the body: it ends at
- * `data: [DONE]` (not yielded) or at the end of the body, throws ApiError when the stream breaks,
- * the upstream reports an error event, or the abort signal fires (then it throws the signal's
- * reason), and drops the connection when the consumer stops early.
+ * `data: [DONE]` (not yielded), or at the end of an Anthropic body after its `message_stop` event;
+ * it throws ApiError when the stream breaks or ends without that terminator (a connection cut off
+ * cleanly is still an unfinished answer), the upstream reports an error event, or the abort
+ * signal fires (then it throws the signal's reason), and drops the connection when the consumer
+ * stops early.
  *
  * A hand-rolled iterator over 'data' events rather than an async generator over the Readable:
  * one fewer promise per chunk, and it can finish at `[DONE]` while the rest of the body drains.
  * Like every async iterator it expects one `next()` at a time, as `for await` calls it.
  */
 export class SseEventStream implements AsyncIterableIterator<SseEvent> {
-  private readonly parser = new SseParser(MAX_SSE_LINE_CHARS)
+  private readonly parser: SseParser
   private readonly decoder = new StringDecoder('utf8')
   private queue: SseEvent[] = []
   private head = 0
   private ended = false
   private failure: Error | undefined
   private done = false
+  /** Whether the terminator of the format arrived: only then is the end of the body clean. */
+  private complete = false
   private drained = 0
   private waiting: ((result: IteratorResult<SseEvent>) => void) | undefined
   private failWaiting: ((error: Error) => void) | undefined
@@ -44,7 +49,9 @@ export class SseEventStream implements AsyncIterableIterator<SseEvent> {
     private readonly body: Readable,
     private readonly signal: AbortSignal,
     private readonly target: UpstreamTarget,
+    private readonly format: UpstreamFormat,
   ) {
+    this.parser = new SseParser(MAX_SSE_LINE_CHARS, target.apiKey)
     body.on('data', (chunk: Buffer) => this.onData(chunk))
     body.on('end', () => this.onEnd())
     body.on('error', (error: Error) => this.fail(error))
@@ -81,6 +88,7 @@ export class SseEventStream implements AsyncIterableIterator<SseEvent> {
     if (this.head < this.queue.length) return this.take()
     if (this.failure !== undefined) return this.stop(this.failure)
     if (this.ended) {
+      if (!this.complete) return this.stop(streamInterrupted(this.target, this.unfinished()))
       this.finish(false)
       return END
     }
@@ -104,7 +112,14 @@ export class SseEventStream implements AsyncIterableIterator<SseEvent> {
       this.body.destroy()
       return this.stop(problem)
     }
+    if (this.format === 'anthropic' && isMessageStop(event)) this.complete = true
     return { done: false, value: event }
+  }
+
+  private unfinished(): string {
+    return this.format === 'anthropic'
+      ? 'the body ended before the message_stop event'
+      : 'the body ended before data: [DONE]'
   }
 
   /** An upstream error event, or data that cannot be one JSON object, ends the stream. */
@@ -123,7 +138,7 @@ export class SseEventStream implements AsyncIterableIterator<SseEvent> {
     if (trimmed.startsWith('{') && trimmed.endsWith('}')) return undefined
     return streamInterrupted(
       this.target,
-      `an event's data is not a JSON object: ${JSON.stringify(data.slice(0, 60))}`,
+      `an event's data is not a JSON object: ${upstreamExcerpt(data, this.target.apiKey)}`,
     )
   }
 
@@ -200,5 +215,16 @@ export class SseEventStream implements AsyncIterableIterator<SseEvent> {
     this.queue = []
     this.head = 0
     return error
+  }
+}
+
+/** Anthropic's last event; servers that omit `event:` lines still name it in the data's `type`. */
+function isMessageStop(event: SseEvent): boolean {
+  if (event.event !== undefined) return event.event === 'message_stop'
+  if (!event.data.includes('message_stop')) return false
+  try {
+    return (JSON.parse(event.data) as { type?: unknown }).type === 'message_stop'
+  } catch {
+    return false
   }
 }
