@@ -55,23 +55,35 @@ export type StandardToolOptionsCheck =
 // paragraph separators, and the bidirectional overrides that make text read differently.
 const UNSAFE_ROOT_CHARS = /[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]/u
 
-function checkRoot(value: unknown): { ok: true; root: string } | { ok: false; error: string } {
+/**
+ * Checks a display root (a tool entry's `root`, or the runtime's `displayRoot`, which must accept
+ * the same values) and returns it without a trailing slash. `field` names it in the error, with
+ * `example` as the value to suggest.
+ */
+export function checkDisplayRoot(
+  value: unknown,
+  field = 'root',
+  example = '/workspace',
+): { ok: true; root: string } | { ok: false; error: string } {
   if (typeof value !== 'string') {
-    return { ok: false, error: `root must be a string, got ${describe(value)}` }
+    return { ok: false, error: `${field} must be a string, got ${describe(value)}` }
   }
   if (value.length > ROOT_MAX_CHARS) {
     return {
       ok: false,
-      error: `root is ${value.length} characters long; the limit is ${ROOT_MAX_CHARS}`,
+      error: `${field} is ${value.length} characters long; the limit is ${ROOT_MAX_CHARS}`,
     }
   }
   if (UNSAFE_ROOT_CHARS.test(value)) {
-    return { ok: false, error: 'root must not contain NUL, control or line-separator characters' }
+    return {
+      ok: false,
+      error: `${field} must not contain NUL, control or line-separator characters`,
+    }
   }
   if (!value.startsWith('/')) {
     return {
       ok: false,
-      error: `root must be an absolute POSIX path starting with "/", such as "/workspace"; got ${JSON.stringify(value)}`,
+      error: `${field} must be an absolute path starting with "/", such as "${example}"; got ${JSON.stringify(value)}`,
     }
   }
   // One trailing slash is harmless ("/workspace/"); it is dropped so the text reads cleanly.
@@ -80,7 +92,7 @@ function checkRoot(value: unknown): { ok: true; root: string } | { ok: false; er
   if (root !== '/' && parts.some((p) => p === '' || p === '.' || p === '..')) {
     return {
       ok: false,
-      error: `root must be a normalised path without "..", "." or empty segments; got ${JSON.stringify(value)}`,
+      error: `${field} must be a normalised path without "..", "." or empty segments; got ${JSON.stringify(value)}`,
     }
   }
   return { ok: true, root }
@@ -133,7 +145,7 @@ export function validateStandardToolOptions(
       return { ok: false, param: key, error: `"${key}" ${why}; it takes ${accepted(fields)}` }
     }
     if (key === 'root') {
-      const check = checkRoot(value)
+      const check = checkDisplayRoot(value)
       if (!check.ok) return { ok: false, param: key, error: check.error }
       options.root = check.root
     } else if (key === 'max_output_chars') {

@@ -32,5 +32,7 @@ export interface Store {
   listKeys(filter?: { org?: string }): Promise<KeyRecord[]>
   /** The principal for a secret, or null when unknown or revoked. On every request: keep it fast. */
   authenticate(secret: string): Promise<Principal | null>
+  /** Resolves when the store answers a query; for health checks. */
+  ping(): Promise<void>
   close(): Promise<void>
 }

@@ -158,6 +158,10 @@ export class PostgresStore implements Store {
     return row ? toPrincipal(row) : null
   }
 
+  async ping(): Promise<void> {
+    await this.pool.query('SELECT 1')
+  }
+
   async close(): Promise<void> {
     if (!this.pool.ended) await this.pool.end()
   }

@@ -141,6 +141,10 @@ export class SqliteStore implements Store {
     return row ? toPrincipal(row) : null
   }
 
+  async ping(): Promise<void> {
+    this.db.prepare('SELECT 1').get()
+  }
+
   async close(): Promise<void> {
     if (this.db.open) this.db.close()
   }

@@ -1,4 +1,4 @@
-import { promises as fsp, type Stats } from 'node:fs'
+import type { Stats } from 'node:fs'
 import type { FileHandle } from 'node:fs/promises'
 import type { Located, PathJail } from '../jail/index.js'
 import { ToolError } from '../result.js'
@@ -166,11 +166,9 @@ async function readAll(handle: FileHandle, size: number): Promise<Buffer> {
 
 /** Where an open workspace file really is, as components under the jail root. */
 async function realParts(jail: PathJail, handle: FileHandle, display: string): Promise<string[]> {
-  // The jail already checked this descriptor; reading its link again names the file it holds.
-  const real = await fsp.readlink(`/proc/self/fd/${handle.fd}`)
-  if (!jail.contains(real) || real === jail.realRoot) {
+  const parts = await jail.partsOf(handle)
+  if (parts === null || parts.length === 0) {
     throw new ToolError(`${display} resolves outside ${jail.displayRoot}`)
   }
-  const relative = jail.realRoot === '/' ? real.slice(1) : real.slice(jail.realRoot.length + 1)
-  return relative.split('/')
+  return parts
 }

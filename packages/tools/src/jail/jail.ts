@@ -190,6 +190,17 @@ export class PathJail {
     )
   }
 
+  /**
+   * Where an open descriptor really is, as components below the root: [] for the root itself,
+   * null when it is outside the jail.
+   */
+  async partsOf(handle: FileHandle): Promise<string[] | null> {
+    const real = await fsp.readlink(fdPath(handle))
+    if (!this.contains(real)) return null
+    if (real === this.realRoot) return []
+    return (this.realRoot === '/' ? real.slice(1) : real.slice(this.realRoot.length + 1)).split('/')
+  }
+
   /** Closes the handle and throws unless it points inside the jail. */
   async verify(handle: FileHandle, display: string): Promise<void> {
     const real = await fsp.readlink(fdPath(handle))
