@@ -1,0 +1,69 @@
+// Server tools: tools the server runs itself while it loops with the model (tool search now, code
+// execution next). These are the wire shapes callers see and send back.
+
+export const TOOL_SEARCH_TYPE = 'syntic_tool_search'
+
+export const TOOL_SEARCH_MODES = ['keyword', 'semantic'] as const
+export type ToolSearchMode = (typeof TOOL_SEARCH_MODES)[number]
+
+/** Spec: Request fields and Cost and limits. */
+export const TOOL_SEARCH_MAX_RESULTS_MIN = 1
+export const TOOL_SEARCH_MAX_RESULTS_MAX = 10
+export const TOOL_SEARCH_MAX_RESULTS_DEFAULT = 5
+export const TOOL_SEARCH_MAX_LOADED = 128
+export const TOOLS_PER_REQUEST_MAX = 10_000
+
+/** `{"type": "syntic_tool_search", "mode": "semantic", "max_results": 5}` in `tools`. */
+export interface ToolSearchToolEntry {
+  type: typeof TOOL_SEARCH_TYPE
+  mode?: ToolSearchMode
+  max_results?: number
+}
+
+/** An entry of `message.server_tool_calls[]` for a search (spec: Response). */
+export interface ToolSearchCall {
+  id: string
+  type: typeof TOOL_SEARCH_TYPE
+  query: string
+  loaded: string[]
+  status: 'ok' | 'error'
+}
+
+export type ServerToolCall = ToolSearchCall
+
+/**
+ * The `tool_search` record on an assistant message: the deferred tools loaded when the message
+ * was written. A client that sends the message back unchanged gets them loaded again.
+ */
+export interface ToolSearchRecord {
+  loaded: string[]
+}
+
+/** One `server_tool_calls` element of a streamed chat delta: first `running`, then the result. */
+export interface ServerToolCallDelta {
+  index: number
+  id: string
+  type: typeof TOOL_SEARCH_TYPE
+  status: 'running' | 'ok' | 'error'
+  query?: string
+  loaded?: string[]
+}
+
+/**
+ * On `/v1/messages` a search is two content blocks of the assistant message, in the order they
+ * happened among its text and tool_use blocks; sent back unchanged, the result blocks are the
+ * `tool_search` record.
+ */
+export interface MessagesServerToolUseBlock {
+  type: 'server_tool_use'
+  id: string
+  name: typeof TOOL_SEARCH_TYPE
+  input: { query: string }
+}
+
+export interface MessagesToolSearchResultBlock {
+  type: 'syntic_tool_search_result'
+  tool_use_id: string
+  loaded: string[]
+  status: 'ok' | 'error'
+}
