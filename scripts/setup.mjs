@@ -21,7 +21,11 @@ function has(cmd) {
   return spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0
 }
 
-const debianPackages = [{ command: 'bwrap', pkg: 'bubblewrap' }]
+// tmux drives Syntic Code's terminal UI in its tests.
+const debianPackages = [
+  { command: 'bwrap', pkg: 'bubblewrap' },
+  { command: 'tmux', pkg: 'tmux' },
+]
 
 function installSystemPackages() {
   const missing = debianPackages.filter((p) => !has(p.command)).map((p) => p.pkg)
