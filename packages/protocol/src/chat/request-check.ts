@@ -185,6 +185,14 @@ export function asNonEmptyString(value: unknown, param: string): string {
   return value
 }
 
+/** A string of `min` to `max` characters (UTF-16 code units, as JavaScript counts them). */
+export function asStringOfLength(value: unknown, param: string, min: number, max: number): string {
+  if (typeof value !== 'string' || value.length < min || value.length > max) {
+    invalid(param, `a string of ${min} to ${max} characters`, value)
+  }
+  return value
+}
+
 export function asBoolean(value: unknown, param: string): boolean {
   if (typeof value !== 'boolean') invalid(param, 'a boolean', value)
   return value

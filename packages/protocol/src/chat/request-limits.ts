@@ -1,7 +1,11 @@
 // Size and shape limits of the request validators, in one place.
+import { TOOLS_PER_REQUEST_MAX } from '../server-tools/types.js'
 
-/** Most tools one request may list; tool catalogs loaded for tool search get this big. */
-export const TOOLS_MAX = 10_000
+/**
+ * Most tools one request may list (spec: tool search, "Up to 10,000 tools per request"), the
+ * search tool entry itself not counted.
+ */
+export const TOOLS_MAX = TOOLS_PER_REQUEST_MAX
 
 /** Tool and function names, as both official APIs define them. */
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/

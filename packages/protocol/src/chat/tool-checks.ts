@@ -2,6 +2,7 @@
 // three standard tool errors of the spec (unknown_tool_type, duplicate_tool_type,
 // tool_name_conflict).
 import { RESERVED_TOOL_PREFIX } from '../limits.js'
+import { TOOL_SEARCH_TYPE } from '../server-tools/types.js'
 import { validateStandardToolOptions } from '../standard-tools/definitions.js'
 import {
   isStandardToolType,
@@ -65,8 +66,10 @@ export function checkStandardToolEntry(
 }
 
 /** Anthropic's and common names for the same kinds of tool, to point callers at ours. */
-function likelyStandardType(normalised: string): StandardToolType | undefined {
+function likelyBuiltInType(normalised: string): string | undefined {
   if (isStandardToolType(`syntic_${normalised}`)) return `syntic_${normalised}` as StandardToolType
+  // Anthropic's tool_search_tool_regex_20251119 and tool_search_tool_bm25_20251119 among them.
+  if (normalised.startsWith('tool_search')) return TOOL_SEARCH_TYPE
   if (normalised.startsWith('bash') || normalised.startsWith('shell')) return 'syntic_shell'
   if (normalised.includes('text_editor') || normalised.includes('str_replace')) {
     return 'syntic_text_editor'
@@ -90,7 +93,7 @@ export function rejectUnknownToolType(
     return invalid(param, `a tool type (${valid.join(', ')})`, type)
   }
   const guess =
-    closestName(type, valid) ?? likelyStandardType(type.toLowerCase().replace(/[-\s.]/g, '_'))
+    closestName(type, valid) ?? likelyBuiltInType(type.toLowerCase().replace(/[-\s.]/g, '_'))
   const hint = guess === undefined ? '' : ` Did you mean "${guess}"?`
   return reject(
     'unknown_tool_type',

@@ -1,5 +1,12 @@
 // The chat completions wire format (`POST /v1/chat/completions`), shaped like OpenAI's API and the
 // server's internal format. Field names follow the official `openai` SDK's type definitions.
+import type {
+  McpServerEntry,
+  ServerToolCall,
+  ServerToolCallDelta,
+  ToolSearchRecord,
+  ToolSearchToolEntry,
+} from '../server-tools/types.js'
 import type { StandardToolType } from '../standard-tools/types.js'
 
 /** Marks where a prompt cache may end (OpenAI's explicit cache breakpoint). */
@@ -83,6 +90,10 @@ export interface ChatAssistantMessage {
   /** Deprecated by OpenAI in favour of `tool_calls`. */
   function_call?: { name: string; arguments: string } | null
   audio?: { id: string } | null
+  /** What the server ran for this turn, as the response carried it (tool search). */
+  server_tool_calls?: ServerToolCall[]
+  /** The deferred tools loaded when this message was written; replayed when sent back. */
+  tool_search?: ToolSearchRecord
 }
 
 export interface ChatToolMessage {
@@ -118,6 +129,8 @@ export interface ChatFunctionDefinition {
 
 export interface ChatFunctionTool {
   type: 'function'
+  /** `true` keeps the definition out of the prompt until a tool search loads it. */
+  defer_loading?: boolean
   function: ChatFunctionDefinition
 }
 
@@ -129,6 +142,7 @@ export interface ChatCustomToolFormat {
 /** A tool whose input is free text rather than JSON. */
 export interface ChatCustomTool {
   type: 'custom'
+  defer_loading?: boolean
   custom: { name: string; description?: string; format?: ChatCustomToolFormat }
 }
 
@@ -142,7 +156,7 @@ export interface StandardToolEntry {
   max_output_chars?: number
 }
 
-export type ChatTool = ChatFunctionTool | ChatCustomTool | StandardToolEntry
+export type ChatTool = ChatFunctionTool | ChatCustomTool | StandardToolEntry | ToolSearchToolEntry
 
 /** OpenAI's legacy `functions` entry. */
 export interface ChatLegacyFunction {
@@ -219,6 +233,7 @@ export interface ChatCompletionRequest {
   moderation?: { model: string; policy?: Record<string, unknown> | null } | null
   functions?: ChatLegacyFunction[]
   function_call?: 'none' | 'auto' | { name: string }
+  mcp_servers?: McpServerEntry[]
 }
 
 export type ChatFinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'function_call'
@@ -261,6 +276,8 @@ export interface ChatResponseMessage {
   tool_calls?: ChatToolCall[]
   annotations?: Record<string, unknown>[]
   function_call?: { name: string; arguments: string } | null
+  server_tool_calls?: ServerToolCall[]
+  tool_search?: ToolSearchRecord
 }
 
 export interface ChatChoice {
@@ -299,6 +316,9 @@ export interface ChatDelta {
   refusal?: string | null
   tool_calls?: ChatToolCallDelta[]
   function_call?: { name?: string; arguments?: string }
+  /** Server tool calls as they run: each first `running`, then with its result. */
+  server_tool_calls?: ServerToolCallDelta[]
+  tool_search?: ToolSearchRecord
 }
 
 export interface ChatChunkChoice {

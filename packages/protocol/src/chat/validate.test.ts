@@ -369,7 +369,7 @@ const BAD: [string, unknown, string, string | null][] = [
   [
     'too many tools',
     withTools(...Array.from({ length: TOOLS_MAX + 1 }, (_, i) => fn(`f${i}`))),
-    'invalid_request',
+    'too_many_tools',
     'tools',
   ],
   ['tool_choice word', base({ tool_choice: 'sometimes' }), 'invalid_request', 'tool_choice'],

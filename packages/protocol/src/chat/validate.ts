@@ -1,6 +1,20 @@
 // Validation of `POST /v1/chat/completions` bodies: hand-written checks, no schema compilation,
 // no recursion into caller JSON (so deeply nested input cannot exhaust the stack), stopping at the
 // first problem.
+import { checkServerToolCalls, checkToolSearchRecord } from '../server-tools/record-checks.js'
+import {
+  type ChosenTool,
+  checkChosenToolLoadable,
+  checkMcpServers,
+  checkToolCount,
+  checkToolSearchEntry,
+  checkToolSearchRequired,
+  newToolSearchUsage,
+  noteDeferLoading,
+  rejectDeferredStandardTool,
+  type ToolSearchUsage,
+} from '../server-tools/request-checks.js'
+import { TOOL_SEARCH_TYPE } from '../server-tools/types.js'
 import { isStandardToolType } from '../standard-tools/types.js'
 import {
   asArray,
@@ -29,7 +43,6 @@ import {
   CHAT_STOP_MAX,
   JSON_DEPTH_MAX,
   TOOL_NAME_PATTERN,
-  TOOLS_MAX,
 } from './request-limits.js'
 import { checkStandardToolEntry, checkToolName, rejectUnknownToolType } from './tool-checks.js'
 import type { ChatCompletionRequest } from './types.js'
@@ -252,6 +265,7 @@ const CONVERSATION_FIELDS = [
   'tool_choice',
   'functions',
   'function_call',
+  'mcp_servers',
 ] as const
 const REQUEST_FIELDS = keys(...CONVERSATION_FIELDS, ...Object.keys(FIELD_CHECKS))
 
@@ -262,7 +276,17 @@ const MESSAGE_KEYS = {
   system: keys('role', 'content', 'name'),
   developer: keys('role', 'content', 'name'),
   user: keys('role', 'content', 'name'),
-  assistant: keys('role', 'content', 'refusal', 'name', 'tool_calls', 'function_call', 'audio'),
+  assistant: keys(
+    'role',
+    'content',
+    'refusal',
+    'name',
+    'tool_calls',
+    'function_call',
+    'audio',
+    'server_tool_calls',
+    'tool_search',
+  ),
   tool: keys('role', 'content', 'tool_call_id'),
   function: keys('role', 'content', 'name'),
 } as const
@@ -396,6 +420,12 @@ function checkMessages(value: unknown): void {
         checkKeys(audio, keys('id'), `${at}.audio`)
         asString(audio.id, `${at}.audio.id`)
       }
+      if (message.server_tool_calls !== undefined) {
+        checkServerToolCalls(message.server_tool_calls, `${at}.server_tool_calls`)
+      }
+      if (message.tool_search !== undefined) {
+        checkToolSearchRecord(message.tool_search, `${at}.tool_search`)
+      }
       if (hasCalls) {
         const ids = checkToolCalls(message.tool_calls, `${at}.tool_calls`)
         if (ids.size > 0) {
@@ -427,68 +457,78 @@ function checkFunctionDefinition(
   at: string,
   names: Set<string>,
   allowed: ReadonlySet<string>,
-): void {
+): string {
   checkKeys(fn, allowed, at)
-  checkToolName(fn.name, `${at}.name`, names)
+  const name = checkToolName(fn.name, `${at}.name`, names)
   if (fn.description !== undefined) asString(fn.description, `${at}.description`)
   if (fn.parameters !== undefined) asRecord(fn.parameters, `${at}.parameters`)
   if (fn.strict !== undefined && fn.strict !== null) asBoolean(fn.strict, `${at}.strict`)
+  return name
 }
 
-function checkCustomTool(tool: Record<string, unknown>, at: string, names: Set<string>): void {
-  checkKeys(tool, keys('type', 'custom'), at)
+function checkCustomTool(tool: Record<string, unknown>, at: string, names: Set<string>): string {
+  checkKeys(tool, keys('type', 'custom', 'defer_loading'), at)
   const inner = `${at}.custom`
   const custom = asRecord(tool.custom, inner)
   checkKeys(custom, keys('name', 'description', 'format'), inner)
-  checkToolName(custom.name, `${inner}.name`, names)
+  const name = checkToolName(custom.name, `${inner}.name`, names)
   if (custom.description !== undefined) asString(custom.description, `${inner}.description`)
-  if (custom.format === undefined) return
+  if (custom.format === undefined) return name
   const format = asRecord(custom.format, `${inner}.format`)
   const type = asOneOf(format.type, `${inner}.format.type`, ['text', 'grammar'])
   if (type === 'text') {
     checkKeys(format, keys('type'), `${inner}.format`)
-    return
+    return name
   }
   checkKeys(format, keys('type', 'grammar'), `${inner}.format`)
   const grammar = asRecord(format.grammar, `${inner}.format.grammar`)
   checkKeys(grammar, keys('definition', 'syntax'), `${inner}.format.grammar`)
   asString(grammar.definition, `${inner}.format.grammar.definition`)
   asOneOf(grammar.syntax, `${inner}.format.grammar.syntax`, ['lark', 'regex'])
+  return name
 }
 
-/** Checks `tools` and adds to `names` every name the model may call: functions, custom, standard. */
-function checkTools(value: unknown, names: Set<string>): void {
-  const tools = asArray(value, 'tools')
-  if (tools.length > TOOLS_MAX) tooMany('tools', TOOLS_MAX, tools.length, 'tools')
+const TOOL_TYPES = ['function', 'custom', TOOL_SEARCH_TYPE]
+
+/**
+ * Checks `tools`, adds to `names` every name the model may call (functions, custom, standard, the
+ * search tool) and notes in `usage` which tools are deferred.
+ */
+function checkTools(tools: unknown[], names: Set<string>, usage: ToolSearchUsage): void {
   const standard = new Map<string, string>()
   for (let i = 0; i < tools.length; i++) {
     const at = `tools[${i}]`
     const tool = asRecord(tools[i], at)
     const type = tool.type
     if (type === 'function') {
-      checkKeys(tool, keys('type', 'function'), at)
-      checkFunctionDefinition(
+      checkKeys(tool, keys('type', 'function', 'defer_loading'), at)
+      const name = checkFunctionDefinition(
         asRecord(tool.function, `${at}.function`),
         `${at}.function`,
         names,
         FUNCTION_KEYS,
       )
+      noteDeferLoading(tool.defer_loading, at, name, usage)
     } else if (type === 'custom') {
-      checkCustomTool(tool, at, names)
+      const name = checkCustomTool(tool, at, names)
+      noteDeferLoading(tool.defer_loading, at, name, usage)
+    } else if (type === TOOL_SEARCH_TYPE) {
+      checkToolSearchEntry(tool, at, usage)
+      names.add(TOOL_SEARCH_TYPE)
     } else if (isStandardToolType(type)) {
+      rejectDeferredStandardTool(tool, at)
       checkStandardToolEntry(tool, type, at, standard)
       names.add(type)
+      usage.loaded += 1
     } else if (type === undefined) {
       invalid(`${at}.type`, 'a tool type ("function", "custom" or a standard tool type)', type)
     } else {
-      rejectUnknownToolType(type, `${at}.type`, ['function', 'custom'])
+      rejectUnknownToolType(type, `${at}.type`, TOOL_TYPES)
     }
   }
 }
 
-function checkFunctions(value: unknown, names: Set<string>): void {
-  const functions = asArray(value, 'functions')
-  if (functions.length > TOOLS_MAX) tooMany('functions', TOOLS_MAX, functions.length, 'functions')
+function checkFunctions(functions: unknown[], names: Set<string>): void {
   const allowed = keys('name', 'description', 'parameters')
   for (let i = 0; i < functions.length; i++) {
     const at = `functions[${i}]`
@@ -496,20 +536,26 @@ function checkFunctions(value: unknown, names: Set<string>): void {
   }
 }
 
-function checkNamedChoice(name: unknown, param: string, names: Set<string>): void {
+function checkNamedChoice(name: unknown, param: string, names: Set<string>): ChosenTool {
   asNonEmptyString(name, param)
   if (!names.has(name as string)) {
     invalid(param, 'the name of a tool listed in tools', name)
   }
+  return { name: name as string, param }
 }
 
-function checkToolChoice(value: unknown, names: Set<string>, hasTools: boolean): void {
+/** Checks tool_choice; returns the tool it names, if it names one. */
+function checkToolChoice(
+  value: unknown,
+  names: Set<string>,
+  hasTools: boolean,
+): ChosenTool | undefined {
   if (typeof value === 'string') {
     const choice = asOneOf(value, 'tool_choice', ['none', 'auto', 'required'])
     if (choice === 'required' && !hasTools) {
       reject('invalid_request', 'tool_choice', 'tool_choice "required" needs at least one tool.')
     }
-    return
+    return undefined
   }
   const choice = asRecord(value, 'tool_choice')
   const type = asOneOf(choice.type, 'tool_choice.type', ['function', 'custom', 'allowed_tools'])
@@ -519,20 +565,44 @@ function checkToolChoice(value: unknown, names: Set<string>, hasTools: boolean):
     checkKeys(inner, keys('mode', 'tools'), 'tool_choice.allowed_tools')
     asOneOf(inner.mode, 'tool_choice.allowed_tools.mode', ['auto', 'required'])
     checkEach(inner.tools, 'tool_choice.allowed_tools.tools', asRecord)
-    return
+    return undefined
   }
   checkKeys(inner, keys('name'), `tool_choice.${type}`)
-  checkNamedChoice(inner.name, `tool_choice.${type}.name`, names)
+  return checkNamedChoice(inner.name, `tool_choice.${type}.name`, names)
 }
 
-function checkFunctionChoice(value: unknown, names: Set<string>): void {
+function checkFunctionChoice(value: unknown, names: Set<string>): ChosenTool | undefined {
   if (typeof value === 'string') {
     asOneOf(value, 'function_call', ['none', 'auto'])
-    return
+    return undefined
   }
   const choice = asRecord(value, 'function_call')
   checkKeys(choice, keys('name'), 'function_call')
-  checkNamedChoice(choice.name, 'function_call.name', names)
+  return checkNamedChoice(choice.name, 'function_call.name', names)
+}
+
+/** Checks tools, functions, mcp_servers and the choice among them, with tool search's rules. */
+function checkToolFields(request: Record<string, unknown>): void {
+  const tools = request.tools === undefined ? [] : asArray(request.tools, 'tools')
+  const functions = request.functions === undefined ? [] : asArray(request.functions, 'functions')
+  // Length first, so an oversized list fails before its entries are walked; one search entry is
+  // allowed on top, as it is no tool of the caller's.
+  checkToolCount(tools.length + functions.length, 1, 'tools')
+  const names = new Set<string>()
+  const usage = newToolSearchUsage()
+  checkTools(tools, names, usage)
+  checkFunctions(functions, names)
+  usage.loaded += functions.length
+  checkToolCount(tools.length + functions.length, usage.searchAt === undefined ? 0 : 1, 'tools')
+  if (request.mcp_servers !== undefined) checkMcpServers(request.mcp_servers, 'mcp_servers', usage)
+  checkToolSearchRequired(usage)
+  if (request.tool_choice !== undefined) {
+    const chosen = checkToolChoice(request.tool_choice, names, names.size > 0)
+    checkChosenToolLoadable(usage, chosen)
+  }
+  if (request.function_call !== undefined) {
+    checkChosenToolLoadable(usage, checkFunctionChoice(request.function_call, names))
+  }
 }
 
 function checkChatRequest(body: unknown): ChatCompletionRequest {
@@ -541,13 +611,7 @@ function checkChatRequest(body: unknown): ChatCompletionRequest {
   checkDepth(request, JSON_DEPTH_MAX)
   asNonEmptyString(request.model, 'model')
   checkMessages(request.messages)
-  const names = new Set<string>()
-  if (request.tools !== undefined) checkTools(request.tools, names)
-  if (request.functions !== undefined) checkFunctions(request.functions, names)
-  if (request.tool_choice !== undefined) {
-    checkToolChoice(request.tool_choice, names, names.size > 0)
-  }
-  if (request.function_call !== undefined) checkFunctionChoice(request.function_call, names)
+  checkToolFields(request)
   for (const [key, check] of Object.entries(FIELD_CHECKS)) {
     const value = request[key]
     if (value !== undefined) check(value, key, request)

@@ -1,6 +1,12 @@
 // The messages wire format (`POST /v1/messages`), shaped like Anthropic's Messages API. Field
 // names follow the official `@anthropic-ai/sdk` type definitions.
 import type { StandardToolEntry } from '../chat/types.js'
+import type {
+  McpServerEntry,
+  MessagesServerToolUseBlock,
+  MessagesToolSearchResultBlock,
+  ToolSearchToolEntry,
+} from '../server-tools/types.js'
 
 export interface MessagesCacheControl {
   type: 'ephemeral'
@@ -84,6 +90,8 @@ export type MessagesContentBlockParam =
   | MessagesToolResultBlockParam
   | MessagesThinkingBlockParam
   | MessagesRedactedThinkingBlockParam
+  | MessagesServerToolUseBlock
+  | MessagesToolSearchResultBlock
 
 export interface MessagesUserMessage {
   role: 'user'
@@ -127,7 +135,7 @@ export interface MessagesCustomTool {
   allowed_callers?: string[]
 }
 
-export type MessagesTool = MessagesCustomTool | StandardToolEntry
+export type MessagesTool = MessagesCustomTool | StandardToolEntry | ToolSearchToolEntry
 
 export type MessagesToolChoice =
   | { type: 'auto'; disable_parallel_tool_use?: boolean }
@@ -158,7 +166,7 @@ export interface MessagesRequest {
   thinking?: MessagesThinkingConfig
   service_tier?: 'auto' | 'standard_only'
   container?: string | { id?: string | null; skills?: Record<string, unknown>[] | null } | null
-  mcp_servers?: Record<string, unknown>[]
+  mcp_servers?: McpServerEntry[]
   cache_control?: MessagesCacheControl | null
   context_management?: Record<string, unknown> | null
   diagnostics?: { previous_message_id?: string | null } | null
@@ -199,6 +207,8 @@ export type MessagesContentBlock =
   | MessagesToolUseBlock
   | MessagesThinkingBlock
   | MessagesRedactedThinkingBlock
+  | MessagesServerToolUseBlock
+  | MessagesToolSearchResultBlock
 
 export type MessagesStopReason =
   | 'end_turn'

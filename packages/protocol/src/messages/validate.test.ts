@@ -303,7 +303,7 @@ const BAD: [string, unknown, string, string | null][] = [
   [
     'too many tools',
     withTools(...Array.from({ length: TOOLS_MAX + 1 }, (_, i) => tool(`t${i}`))),
-    'invalid_request',
+    'too_many_tools',
     'tools',
   ],
   [

@@ -18,14 +18,30 @@ import {
   type RequestCheck,
   reject,
   runCheck,
-  tooMany,
 } from '../chat/request-check.js'
-import { JSON_DEPTH_MAX, THINKING_BUDGET_MIN, TOOLS_MAX } from '../chat/request-limits.js'
+import { JSON_DEPTH_MAX, THINKING_BUDGET_MIN } from '../chat/request-limits.js'
 import {
   checkStandardToolEntry,
   checkToolName,
   rejectUnknownToolType,
 } from '../chat/tool-checks.js'
+import {
+  checkServerToolUseBlock,
+  checkToolSearchResultBlock,
+} from '../server-tools/record-checks.js'
+import {
+  type ChosenTool,
+  checkChosenToolLoadable,
+  checkMcpServers,
+  checkToolCount,
+  checkToolSearchEntry,
+  checkToolSearchRequired,
+  newToolSearchUsage,
+  noteDeferLoading,
+  rejectDeferredStandardTool,
+  type ToolSearchUsage,
+} from '../server-tools/request-checks.js'
+import { TOOL_SEARCH_TYPE } from '../server-tools/types.js'
 import { isStandardToolType } from '../standard-tools/types.js'
 import type { MessagesRequest } from './types.js'
 
@@ -170,16 +186,26 @@ type BlockType =
   | 'tool_result'
   | 'thinking'
   | 'redacted_thinking'
+  | 'server_tool_use'
+  | 'syntic_tool_search_result'
 
 const USER_BLOCKS: readonly BlockType[] = ['text', 'image', 'document', 'tool_result']
-const ASSISTANT_BLOCKS: readonly BlockType[] = ['text', 'tool_use', 'thinking', 'redacted_thinking']
+const ASSISTANT_BLOCKS: readonly BlockType[] = [
+  'text',
+  'tool_use',
+  'thinking',
+  'redacted_thinking',
+  'server_tool_use',
+  'syntic_tool_search_result',
+]
 const TOOL_RESULT_BLOCKS: readonly BlockType[] = ['text', 'image', 'document']
 const CONTENT_SOURCE_BLOCKS: readonly BlockType[] = ['text', 'image']
 
-/** Ids of the tool_use and tool_result blocks seen in one message's content. */
+/** Ids of the tool_use, tool_result and server_tool_use blocks seen in one message's content. */
 interface ToolIds {
   uses: string[]
   results: { id: string; at: string }[]
+  serverUses: Set<string>
 }
 
 /** Checks an array of content blocks whose types must be among `allowed`. */
@@ -187,7 +213,7 @@ function checkBlocks(
   value: unknown,
   param: string,
   allowed: readonly BlockType[],
-  ids?: ToolIds,
+  ids: ToolIds = { uses: [], results: [], serverUses: new Set() },
 ): void {
   const blocks = asArray(value, param)
   for (let i = 0; i < blocks.length; i++) {
@@ -205,10 +231,16 @@ function checkBlocks(
         checkDocumentBlock(block, at)
         break
       case 'tool_use':
-        ids?.uses.push(checkToolUseBlock(block, at))
+        ids.uses.push(checkToolUseBlock(block, at))
         break
       case 'tool_result':
-        ids?.results.push({ id: checkToolResultBlock(block, at), at: `${at}.tool_use_id` })
+        ids.results.push({ id: checkToolResultBlock(block, at), at: `${at}.tool_use_id` })
+        break
+      case 'server_tool_use':
+        checkServerToolUseBlock(block, at, ids.serverUses)
+        break
+      case 'syntic_tool_search_result':
+        checkToolSearchResultBlock(block, at, ids.serverUses)
         break
       case 'thinking':
         checkKeys(block, keys('type', 'thinking', 'signature'), at)
@@ -247,7 +279,7 @@ function checkMessages(value: unknown): void {
         content,
       )
     }
-    const ids: ToolIds = { uses: [], results: [] }
+    const ids: ToolIds = { uses: [], results: [], serverUses: new Set() }
     if (typeof content !== 'string') {
       if (!Array.isArray(content)) {
         invalid(`${at}.content`, 'a string or an array of content blocks', content)
@@ -290,16 +322,14 @@ const CUSTOM_TOOL_KEYS = keys(
   'allowed_callers',
 )
 
-function checkCustomTool(tool: Record<string, unknown>, at: string, names: Set<string>): void {
+function checkCustomTool(tool: Record<string, unknown>, at: string, names: Set<string>): string {
   checkKeys(tool, CUSTOM_TOOL_KEYS, at)
-  checkToolName(tool.name, `${at}.name`, names)
+  const name = checkToolName(tool.name, `${at}.name`, names)
   if (tool.description !== undefined) asString(tool.description, `${at}.description`)
   const schema = asRecord(tool.input_schema, `${at}.input_schema`)
   asOneOf(schema.type, `${at}.input_schema.type`, ['object'])
   if (tool.cache_control !== undefined) checkCacheControl(tool.cache_control, `${at}.cache_control`)
-  for (const key of ['strict', 'defer_loading']) {
-    if (tool[key] !== undefined) asBoolean(tool[key], `${at}.${key}`)
-  }
+  if (tool.strict !== undefined) asBoolean(tool.strict, `${at}.strict`)
   if (tool.eager_input_streaming !== undefined && tool.eager_input_streaming !== null) {
     asBoolean(tool.eager_input_streaming, `${at}.eager_input_streaming`)
   }
@@ -309,31 +339,46 @@ function checkCustomTool(tool: Record<string, unknown>, at: string, names: Set<s
   if (tool.allowed_callers !== undefined) {
     checkEach(tool.allowed_callers, `${at}.allowed_callers`, asString)
   }
+  return name
 }
 
 const CLIENT_TOOL_NOTE =
   ' A client tool on /v1/messages has no type (or "custom") and sets name, description and input_schema.'
 
-function checkTools(value: unknown, names: Set<string>): void {
+/**
+ * Checks `tools`, adds to `names` every name the model may call and notes in `usage` which tools
+ * are deferred.
+ */
+function checkTools(value: unknown, names: Set<string>, usage: ToolSearchUsage): void {
   const tools = asArray(value, 'tools')
-  if (tools.length > TOOLS_MAX) tooMany('tools', TOOLS_MAX, tools.length, 'tools')
+  // Length first, so an oversized list fails before its entries are walked; one search entry is
+  // allowed on top, as it is no tool of the caller's.
+  checkToolCount(tools.length, 1, 'tools')
   const standard = new Map<string, string>()
   for (let i = 0; i < tools.length; i++) {
     const at = `tools[${i}]`
     const tool = asRecord(tools[i], at)
     const type = tool.type
     if (type === undefined || type === null || type === 'custom') {
-      checkCustomTool(tool, at, names)
+      const name = checkCustomTool(tool, at, names)
+      noteDeferLoading(tool.defer_loading, at, name, usage)
+    } else if (type === TOOL_SEARCH_TYPE) {
+      checkToolSearchEntry(tool, at, usage)
+      names.add(TOOL_SEARCH_TYPE)
     } else if (isStandardToolType(type)) {
+      rejectDeferredStandardTool(tool, at)
       checkStandardToolEntry(tool, type, at, standard)
       names.add(type)
+      usage.loaded += 1
     } else {
-      rejectUnknownToolType(type, `${at}.type`, ['custom'], CLIENT_TOOL_NOTE)
+      rejectUnknownToolType(type, `${at}.type`, ['custom', TOOL_SEARCH_TYPE], CLIENT_TOOL_NOTE)
     }
   }
+  checkToolCount(tools.length, usage.searchAt === undefined ? 0 : 1, 'tools')
 }
 
-function checkToolChoice(value: unknown, names: Set<string>): void {
+/** Checks tool_choice; returns the tool it names, if it names one. */
+function checkToolChoice(value: unknown, names: Set<string>): ChosenTool | undefined {
   const param = 'tool_choice'
   const choice = asRecord(value, param)
   const type = asOneOf(choice.type, `${param}.type`, ['auto', 'any', 'tool', 'none'])
@@ -350,10 +395,10 @@ function checkToolChoice(value: unknown, names: Set<string>): void {
   if ((type === 'any' || type === 'tool') && names.size === 0) {
     reject('invalid_request', param, `tool_choice "${type}" needs at least one tool.`)
   }
-  if (type === 'tool') {
-    const name = asNonEmptyString(choice.name, `${param}.name`)
-    if (!names.has(name)) invalid(`${param}.name`, 'the name of a tool listed in tools', name)
-  }
+  if (type !== 'tool') return undefined
+  const name = asNonEmptyString(choice.name, `${param}.name`)
+  if (!names.has(name)) invalid(`${param}.name`, 'the name of a tool listed in tools', name)
+  return { name, param: `${param}.name` }
 }
 
 function checkThinking(value: unknown, param: string, body: Record<string, unknown>): void {
@@ -417,15 +462,6 @@ function checkContainer(value: unknown, param: string): void {
   }
 }
 
-function checkMcpServers(value: unknown, param: string): void {
-  checkEach(value, param, (server, at) => {
-    const entry = asRecord(server, at)
-    asOneOf(entry.type, `${at}.type`, ['url'])
-    asNonEmptyString(entry.url, `${at}.url`)
-    asNonEmptyString(entry.name, `${at}.name`)
-  })
-}
-
 function checkDiagnostics(value: unknown, param: string): void {
   const diagnostics = asRecord(value, param)
   checkKeys(diagnostics, keys('previous_message_id'), param)
@@ -448,7 +484,6 @@ const FIELD_CHECKS: Record<string, FieldCheck> = {
   thinking: checkThinking,
   service_tier: (value, param) => asOneOf(value, param, ['auto', 'standard_only']),
   container: nullable(checkContainer),
-  mcp_servers: checkMcpServers,
   cache_control: checkCacheControl,
   context_management: nullable(record),
   diagnostics: nullable(checkDiagnostics),
@@ -465,6 +500,7 @@ const REQUEST_FIELDS = keys(
   'max_tokens',
   'tools',
   'tool_choice',
+  'mcp_servers',
   ...Object.keys(FIELD_CHECKS),
 )
 
@@ -483,8 +519,13 @@ function checkMessagesRequest(body: unknown): MessagesRequest {
   asIntegerIn(request.max_tokens, 'max_tokens', 1, MAX)
   checkMessages(request.messages)
   const names = new Set<string>()
-  if (request.tools !== undefined) checkTools(request.tools, names)
-  if (request.tool_choice !== undefined) checkToolChoice(request.tool_choice, names)
+  const usage = newToolSearchUsage()
+  if (request.tools !== undefined) checkTools(request.tools, names, usage)
+  if (request.mcp_servers !== undefined) checkMcpServers(request.mcp_servers, 'mcp_servers', usage)
+  checkToolSearchRequired(usage)
+  if (request.tool_choice !== undefined) {
+    checkChosenToolLoadable(usage, checkToolChoice(request.tool_choice, names))
+  }
   for (const [key, check] of Object.entries(FIELD_CHECKS)) {
     const value = request[key]
     if (value !== undefined) check(value, key, request)

@@ -67,3 +67,19 @@ export interface MessagesToolSearchResultBlock {
   loaded: string[]
   status: 'ok' | 'error'
 }
+
+export type MessagesServerBlock = MessagesServerToolUseBlock | MessagesToolSearchResultBlock
+
+/**
+ * An `mcp_servers[]` entry, on both endpoints. Validated and kept in the request; the MCP
+ * connector comes later, so for now such a server contributes no tools.
+ */
+export interface McpServerEntry {
+  type: 'url'
+  url: string
+  name: string
+  authorization_token?: string
+  /** `true` keeps the server's tools out of the prompt until a search finds them. */
+  defer_loading?: boolean
+  tool_configuration?: { enabled?: boolean; allowed_tools?: string[] }
+}

@@ -20,8 +20,10 @@ import type {
   MessagesTool,
   MessagesToolChoice,
 } from '../messages/types.js'
+import { TOOL_SEARCH_TYPE } from '../server-tools/types.js'
 import { isStandardToolType } from '../standard-tools/types.js'
 import { cacheControlFrom, imageSourceFromUrl } from './content.js'
+import { serverCallsToBlocks } from './server-records.js'
 import { argumentsToInput } from './tool-arguments.js'
 
 /**
@@ -116,7 +118,7 @@ function assistantBlocks(
   message: ChatAssistantMessage,
   legacyCalls: { count: number },
 ): MessagesContentBlockParam[] {
-  const blocks: MessagesContentBlockParam[] = []
+  const blocks: MessagesContentBlockParam[] = serverCallsToBlocks(message.server_tool_calls)
   const content = message.content
   if (typeof content === 'string') {
     blocks.push(...textBlocks(content))
@@ -192,10 +194,15 @@ function isStandardEntry(tool: ChatTool): tool is StandardToolEntry {
 }
 
 function toolToMessages(tool: ChatTool): MessagesTool {
-  if (isStandardEntry(tool)) return tool
-  if (tool.type === 'function') return functionTool(tool.function)
-  const custom: MessagesCustomTool = { name: tool.custom.name, input_schema: CUSTOM_TOOL_SCHEMA }
-  if (tool.custom.description !== undefined) custom.description = tool.custom.description
+  if (isStandardEntry(tool) || tool.type === TOOL_SEARCH_TYPE) return tool
+  const custom: MessagesCustomTool =
+    tool.type === 'function'
+      ? functionTool(tool.function)
+      : { name: tool.custom.name, input_schema: CUSTOM_TOOL_SCHEMA }
+  if (tool.type === 'custom' && tool.custom.description !== undefined) {
+    custom.description = tool.custom.description
+  }
+  if (tool.defer_loading !== undefined) custom.defer_loading = tool.defer_loading
   return custom
 }
 
@@ -238,6 +245,10 @@ function legacyChoice(
  *   response_format and the other options without a messages field, which are dropped. Audio
  *   parts and non-PDF files become short text notes.
  * - Standard tool entries are kept as they are; expansion is a separate step.
+ * - Tool search carries over: the search tool entry, `defer_loading`, `mcp_servers`, and each
+ *   assistant message's `server_tool_calls` as server_tool_use and syntic_tool_search_result
+ *   blocks before its text. Its `tool_search` record has no messages form and is dropped: a
+ *   messages conversation replays the result blocks themselves.
  */
 export function chatRequestToMessages(request: ChatCompletionRequest): MessagesRequest {
   const system: MessagesTextBlockParam[] = []
@@ -316,5 +327,6 @@ export function chatRequestToMessages(request: ChatCompletionRequest): MessagesR
   }
   const user = request.user ?? request.safety_identifier
   if (typeof user === 'string') result.metadata = { user_id: user }
+  if (request.mcp_servers !== undefined) result.mcp_servers = request.mcp_servers
   return result
 }

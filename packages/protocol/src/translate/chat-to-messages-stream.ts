@@ -9,7 +9,8 @@ import type {
   ChatToolCallDelta,
   ChatUsage,
 } from '../chat/types.js'
-import type { MessagesStreamEvent } from '../messages/types.js'
+import type { MessagesContentBlock, MessagesStreamEvent } from '../messages/types.js'
+import { TOOL_SEARCH_TYPE } from '../server-tools/types.js'
 import { newId } from './ids.js'
 import { stopReasonFromFinish, usageToMessages } from './reasons.js'
 
@@ -21,6 +22,14 @@ interface ToolCallState {
   block: number | undefined
   /** Argument fragments that came before the name, held until the block can start. */
   held: string
+}
+
+/** A server tool call of the chat stream, by its `index` in `server_tool_calls`. */
+interface ServerCallState {
+  id: string
+  /** Whether its server_tool_use block was sent, and its result block. */
+  used: boolean
+  answered: boolean
 }
 
 /** The legacy `function_call` delta, streamed as one more tool call. */
@@ -39,6 +48,9 @@ const LEGACY_CALL_INDEX = -1
  *   still nameless at the end starts with an empty name rather than being lost.
  * - Upstreams that interleave fragments of several tool calls (the official APIs do not) get them
  *   sent by block index after that block closed; the SDK still assembles each input correctly.
+ * - Each tool search the server runs (`delta.server_tool_calls`) becomes two complete blocks, each
+ *   started and stopped at once: a server_tool_use block when the search starts (`running`), a
+ *   syntic_tool_search_result block when its result comes. They close the block open before them.
  * - The stop reason comes from finish_reason (tool calls imply tool_use); a stream that ends
  *   without one ends as end_turn, or tool_use when it made tool calls. Usage arrives in the last
  *   chunks of a chat stream, so message_start reports zero tokens and message_delta the totals.
@@ -52,6 +64,7 @@ export class ChatToMessagesStream {
   #open: number | undefined
   #openIsText = false
   readonly #calls = new Map<number, ToolCallState>()
+  readonly #serverCalls = new Map<number, ServerCallState>()
   #finishReason: ChatFinishReason | null = null
   #usage: ChatUsage | undefined
 
@@ -78,6 +91,12 @@ export class ChatToMessagesStream {
     }
     if (isRecord(delta.function_call)) {
       this.#toolCall({ index: LEGACY_CALL_INDEX, function: delta.function_call }, events)
+    }
+    const serverCalls: unknown[] = Array.isArray(delta.server_tool_calls)
+      ? delta.server_tool_calls
+      : []
+    for (const call of serverCalls) {
+      if (isRecord(call)) this.#serverCall(call, events)
     }
     if (typeof choice.finish_reason === 'string') {
       this.#finishReason = choice.finish_reason
@@ -169,6 +188,48 @@ export class ChatToMessagesStream {
     } else {
       this.#startToolUse(call, fragment, events)
     }
+  }
+
+  /**
+   * A search's blocks: the server_tool_use block once its start (or, if that never came, its
+   * result) arrives, then the result block once. Deltas of other server tools are skipped.
+   */
+  #serverCall(delta: Record<string, unknown>, events: MessagesStreamEvent[]): void {
+    if (delta.type !== TOOL_SEARCH_TYPE || typeof delta.index !== 'number') return
+    let call = this.#serverCalls.get(delta.index)
+    if (call === undefined) {
+      const id = typeof delta.id === 'string' && delta.id ? delta.id : newId('srv_')
+      call = { id, used: false, answered: false }
+      this.#serverCalls.set(delta.index, call)
+    }
+    if (!call.used) {
+      call.used = true
+      const query = typeof delta.query === 'string' ? delta.query : ''
+      this.#wholeBlock(
+        { type: 'server_tool_use', id: call.id, name: TOOL_SEARCH_TYPE, input: { query } },
+        events,
+      )
+    }
+    if ((delta.status === 'ok' || delta.status === 'error') && !call.answered) {
+      call.answered = true
+      const loaded = Array.isArray(delta.loaded)
+        ? delta.loaded.filter((name): name is string => typeof name === 'string')
+        : []
+      this.#wholeBlock(
+        { type: 'syntic_tool_search_result', tool_use_id: call.id, loaded, status: delta.status },
+        events,
+      )
+    }
+  }
+
+  /** A block sent complete: started with all its content, then stopped. */
+  #wholeBlock(block: MessagesContentBlock, events: MessagesStreamEvent[]): void {
+    this.#close(events)
+    const index = this.#nextBlock++
+    events.push(
+      { type: 'content_block_start', index, content_block: block },
+      { type: 'content_block_stop', index },
+    )
   }
 
   #startToolUse(call: ToolCallState, fragment: string, events: MessagesStreamEvent[]): void {

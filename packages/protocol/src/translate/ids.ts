@@ -3,8 +3,8 @@
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'
 const RANDOM_CHARS = 24
 
-/** The prefix each format gives its ids: messages, chat completions, tool calls. */
-export type IdPrefix = 'msg_' | 'chatcmpl-' | 'toolu_' | 'call_'
+/** The prefix each format gives its ids: messages, chat completions, tool calls, server tool calls. */
+export type IdPrefix = 'msg_' | 'chatcmpl-' | 'toolu_' | 'call_' | 'srv_'
 
 /** A prefix plus 24 random letters and digits (about 143 bits). */
 export function newId(prefix: IdPrefix): string {

@@ -20,8 +20,10 @@ import type {
   MessagesTool,
   MessagesToolResultBlockParam,
 } from '../messages/types.js'
+import { TOOL_SEARCH_TYPE } from '../server-tools/types.js'
 import { isStandardToolType } from '../standard-tools/types.js'
 import { breakpointFrom, imageUrlFromSource, joinAssistantText } from './content.js'
+import { serverBlocksToChat } from './server-records.js'
 import { inputToArguments } from './tool-arguments.js'
 
 function textPart(block: MessagesTextBlockParam): ChatTextPart {
@@ -133,9 +135,13 @@ function userToChat(content: MessagesMessageParam['content']): ChatMessage[] {
   return [...tools, ...user]
 }
 
-/** An assistant turn: text blocks joined, tool_use blocks as tool calls, thinking dropped. */
+/**
+ * An assistant turn: text blocks joined, tool_use blocks as tool calls, tool search blocks as
+ * `server_tool_calls` and the `tool_search` record, thinking dropped.
+ */
 function assistantToChat(content: MessagesMessageParam['content']): ChatAssistantMessage {
   if (typeof content === 'string') return { role: 'assistant', content }
+  const records = serverBlocksToChat(content)
   const calls: ChatToolCall[] = []
   for (const block of content) {
     if (block.type !== 'tool_use') continue
@@ -146,8 +152,8 @@ function assistantToChat(content: MessagesMessageParam['content']): ChatAssistan
     })
   }
   const text = joinAssistantText(content)
-  if (calls.length === 0) return { role: 'assistant', content: text }
-  return { role: 'assistant', content: text === '' ? null : text, tool_calls: calls }
+  if (calls.length === 0) return { role: 'assistant', content: text, ...records }
+  return { role: 'assistant', content: text === '' ? null : text, tool_calls: calls, ...records }
 }
 
 function messageToChat(message: MessagesMessageParam): ChatMessage[] {
@@ -166,9 +172,10 @@ function isStandardEntry(tool: MessagesTool): tool is StandardToolEntry {
 }
 
 function toolToChat(tool: MessagesTool): ChatTool {
-  if (isStandardEntry(tool)) return tool
+  if (isStandardEntry(tool) || tool.type === TOOL_SEARCH_TYPE) return tool
   return {
     type: 'function',
+    ...(tool.defer_loading === undefined ? {} : { defer_loading: tool.defer_loading }),
     function: {
       name: tool.name,
       ...(tool.description === undefined ? {} : { description: tool.description }),
@@ -190,8 +197,12 @@ function toolToChat(tool: MessagesTool): ChatTool {
  * - A streaming request asks for usage (`stream_options.include_usage`), which messages always
  *   reports.
  * - Dropped, having no chat equivalent: top_k, thinking and thinking blocks, is_error (folded into
- *   the text), cache ttl, service_tier, container, mcp_servers and the other server options.
+ *   the text), cache ttl, service_tier, container and the other server options.
  * - Standard tool entries are kept as they are; expansion is a separate step.
+ * - Tool search carries over whole, for the server's loop, which runs in chat format: the search
+ *   tool entry, `defer_loading`, `mcp_servers`, and each assistant turn's server_tool_use and
+ *   syntic_tool_search_result blocks as `server_tool_calls` plus a `tool_search` record of what
+ *   its searches loaded. `stripServerRecords` removes them before an upstream sees the request.
  */
 export function messagesRequestToChat(request: MessagesRequest): ChatCompletionRequest {
   const messages: ChatMessage[] = []
@@ -223,5 +234,6 @@ export function messagesRequestToChat(request: MessagesRequest): ChatCompletionR
   }
   const user = request.metadata?.user_id
   if (typeof user === 'string') chat.user = user
+  if (request.mcp_servers !== undefined) chat.mcp_servers = request.mcp_servers
   return chat
 }

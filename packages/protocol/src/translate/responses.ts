@@ -13,13 +13,17 @@ import {
   usageToChat,
   usageToMessages,
 } from './reasons.js'
+import { serverBlocksToChat, serverCallsToBlocks } from './server-records.js'
 import { argumentsToInput, inputToArguments } from './tool-arguments.js'
 
 /**
  * A chat completion as a messages response, from its first choice (a messages response has one
  * answer; other choices are dropped).
  *
- * Text, then a refusal as text, then each tool call as a tool_use block whose input is the parsed
+ * Tool searches the server ran (`server_tool_calls`) come first, each as a server_tool_use block
+ * and its syntic_tool_search_result block (the `tool_search` record has no messages form: the
+ * result blocks replay). Then text, then a refusal as text, then each tool call as a tool_use
+ * block whose input is the parsed
  * arguments (arguments that are not a JSON object are kept under `syntic_raw_arguments`). Custom
  * tool calls carry `{ input }`. finish_reason stop/length/tool_calls/content_filter becomes
  * stop_reason end_turn/max_tokens/tool_use/refusal. Usage: cached prompt tokens move from
@@ -29,7 +33,7 @@ import { argumentsToInput, inputToArguments } from './tool-arguments.js'
 export function chatResponseToMessages(response: ChatCompletion, model: string): MessagesResponse {
   const choice = Array.isArray(response?.choices) ? response.choices[0] : undefined
   const message = isRecord(choice?.message) ? choice.message : undefined
-  const content: MessagesContentBlock[] = []
+  const content: MessagesContentBlock[] = serverCallsToBlocks(message?.server_tool_calls)
   if (typeof message?.content === 'string' && message.content) {
     content.push({ type: 'text', text: message.content })
   }
@@ -79,7 +83,8 @@ export function chatResponseToMessages(response: ChatCompletion, model: string):
  *
  * Text blocks join into `content` (null when there is only tool use); tool_use blocks become
  * function tool calls with the input as JSON text (a `syntic_raw_arguments` input gives back its
- * raw text); thinking blocks are dropped. stop_reason end_turn/stop_sequence/pause_turn becomes
+ * raw text); thinking blocks are dropped; server_tool_use and syntic_tool_search_result blocks
+ * become `server_tool_calls` and the `tool_search` record of what they loaded. stop_reason end_turn/stop_sequence/pause_turn becomes
  * `stop`, max_tokens and model_context_window_exceeded `length`, tool_use `tool_calls`, refusal
  * `content_filter`. Usage: cache reads and writes count into prompt_tokens. The upstream id is
  * kept (a new `chatcmpl-` id when it has none).
@@ -102,6 +107,7 @@ export function messagesResponseToChat(response: MessagesResponse, model: string
     refusal: null,
   }
   if (calls.length > 0) message.tool_calls = calls
+  Object.assign(message, serverBlocksToChat(blocks))
   return {
     id: typeof response?.id === 'string' && response.id ? response.id : newId('chatcmpl-'),
     object: 'chat.completion',
