@@ -30,9 +30,13 @@ export interface TickResult {
   slotsChanged: boolean
 }
 
-/** Asked once per mod whose manifest wants permissions that were never answered. */
+/**
+ * Asked once per mod whose manifest wants permissions that were never answered. `wanted` may
+ * start with `start` (PROJECT_MOD_APPROVAL): a project's mod asks once to be allowed to run at
+ * all. Resolve with the names the user said yes to; the answers are remembered.
+ */
 export type GrantPrompt = (
-  mod: { name: string; description: string },
+  mod: { name: string; description: string; source?: 'user' | 'project'; dir?: string },
   wanted: string[],
 ) => Promise<string[]>
 

@@ -85,6 +85,8 @@ export interface PermissionRequest {
   summary: string
   /** Why it needs asking: it changes files, or the command looks destructive. */
   reason: 'edit' | 'destructive'
+  /** For destructive commands, the classifier's reasons: `recursive delete: rm -rf build`. */
+  detail?: string
 }
 
 export type PermissionAnswer = 'allow' | 'deny'

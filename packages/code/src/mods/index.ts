@@ -1,0 +1,8 @@
+export { discoverMods, type FoundMod, type ModSource } from './discover.js'
+export { PROJECT_MOD_APPROVAL } from './grants.js'
+export { ModHost, type ModHostOptions } from './host.js'
+export type * from './host-port.js'
+export * from './limits.js'
+export { type ModManifest, readManifest, validateManifest } from './manifest.js'
+export type { ReadyMod, TraceEntry } from './mod-connection.js'
+export { defaultScript, type TestModOptions, testMod } from './test-harness.js'
