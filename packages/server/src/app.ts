@@ -12,8 +12,11 @@ import { ModelMap } from './http/model-map.js'
 import { sendError } from './http/reply-error.js'
 import { newRequestId } from './http/request-id.js'
 import { requestTracker } from './http/request-tracking.js'
+import { serverToolCallCounter } from './loop/server-tool-metrics.js'
 import { Metrics } from './metrics.js'
 import { type LogSink, loggedPath, writeErrorLog } from './request-log.js'
+import type { ToolIndex } from './server-tools/index.js'
+import { createToolIndex } from './server-tools/tool-search/create-tool-index.js'
 import { openStore } from './store/open.js'
 import type { Store } from './store/port.js'
 import { createUpstream } from './upstream/index.js'
@@ -27,6 +30,11 @@ export interface AppDeps {
   log?: LogSink
   /** Where unexpected exceptions are written, with their stacks; process.stderr by default. */
   errorLog?: LogSink
+  /**
+   * The tool search index (catalogs cached by hash); by default one per app, its embedder from
+   * `config.embeddings`. Servers in one process (tests) may share one.
+   */
+  toolIndex?: ToolIndex
 }
 
 /** The API's paths and the methods each takes; any other method on them is a 405. */
@@ -57,6 +65,8 @@ export async function createApp(config: ServerConfig, deps: AppDeps): Promise<Fa
     models,
     metrics,
     errorLog,
+    toolIndex: deps.toolIndex ?? createToolIndex(config.embeddings),
+    serverToolCalls: serverToolCallCounter(metrics.registry),
   })
 
   const track = requestTracker(metrics, log)
@@ -195,6 +205,7 @@ export interface RunningServer {
 export interface StartOptions {
   log?: LogSink
   errorLog?: LogSink
+  toolIndex?: ToolIndex
 }
 
 // In-flight requests may finish within this; streams still open after it are cut.

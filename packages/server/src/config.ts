@@ -10,6 +10,14 @@ export interface UpstreamConfig {
   connectTimeoutMs: number
 }
 
+/** An OpenAI-compatible `/v1/embeddings` server for semantic tool search. */
+export interface EmbeddingsConfig {
+  /** Base URL including `/v1`. */
+  url: string
+  model: string
+  apiKey?: string
+}
+
 export interface ServerConfig {
   host: string
   port: number
@@ -24,4 +32,6 @@ export interface ServerConfig {
   bodyLimitBytes: number
   /** One JSON line per request on stdout. */
   requestLog: boolean
+  /** Unset: semantic tool search uses the embedded offline embedder. */
+  embeddings?: EmbeddingsConfig
 }

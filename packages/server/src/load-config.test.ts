@@ -36,6 +36,33 @@ describe('loadConfig', () => {
     })
   })
 
+  it('reads the embeddings server for semantic tool search from the environment', () => {
+    const config = loadConfig(
+      {
+        SYNTIC_EMBEDDINGS_URL: 'http://127.0.0.1:8001/v1/',
+        SYNTIC_EMBEDDINGS_MODEL: 'bge-small',
+        SYNTIC_EMBEDDINGS_API_KEY: 'sk-emb',
+      },
+      dir,
+    )
+    assert.deepEqual(config.embeddings, {
+      url: 'http://127.0.0.1:8001/v1',
+      model: 'bge-small',
+      apiKey: 'sk-emb',
+    })
+    fails({ SYNTIC_EMBEDDINGS_URL: 'http://127.0.0.1:8001/v1' }, /^SYNTIC_EMBEDDINGS_MODEL$/)
+    fails({ SYNTIC_EMBEDDINGS_MODEL: 'bge-small' }, /^SYNTIC_EMBEDDINGS_MODEL$/, /URL is not/)
+    fails({ SYNTIC_EMBEDDINGS_API_KEY: 'k' }, /^SYNTIC_EMBEDDINGS_API_KEY$/)
+    fails(
+      { SYNTIC_EMBEDDINGS_URL: 'ftp://x', SYNTIC_EMBEDDINGS_MODEL: 'm' },
+      /^SYNTIC_EMBEDDINGS_URL$/,
+    )
+    fails(
+      { SYNTIC_EMBEDDINGS_URL: 'http://u:secret@x/v1', SYNTIC_EMBEDDINGS_MODEL: 'm' },
+      /^SYNTIC_EMBEDDINGS_URL$/,
+    )
+  })
+
   it('reads every environment setting', () => {
     const config = loadConfig(
       {

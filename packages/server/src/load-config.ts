@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
-import type { ServerConfig, UpstreamConfig } from './config.js'
+import type { EmbeddingsConfig, ServerConfig, UpstreamConfig } from './config.js'
 import type { UpstreamFormat } from './upstream/port.js'
 
 /** A setting that cannot be used; the message names the setting and what it takes. */
@@ -115,7 +115,34 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   }
   if (databaseUrl !== undefined) config.databaseUrl = databaseUrl
   if (upstream !== undefined) config.upstream = upstream
+  const embeddings = embeddingsConfig(env)
+  if (embeddings !== undefined) config.embeddings = embeddings
   return config
+}
+
+/** The embeddings server for semantic tool search, from the environment only. */
+function embeddingsConfig(env: Env): EmbeddingsConfig | undefined {
+  const raw = nonEmpty(env, 'SYNTIC_EMBEDDINGS_URL')
+  const model = nonEmpty(env, 'SYNTIC_EMBEDDINGS_MODEL')
+  const apiKey = nonEmpty(env, 'SYNTIC_EMBEDDINGS_API_KEY')
+  if (raw === undefined) {
+    const orphan = model !== undefined ? 'SYNTIC_EMBEDDINGS_MODEL' : 'SYNTIC_EMBEDDINGS_API_KEY'
+    if (model !== undefined || apiKey !== undefined) {
+      throw new ConfigError(
+        orphan,
+        `${orphan} is set but SYNTIC_EMBEDDINGS_URL is not: set it to an OpenAI-compatible base URL like http://127.0.0.1:8001/v1`,
+      )
+    }
+    return undefined
+  }
+  const url = checkHttpUrl('SYNTIC_EMBEDDINGS_URL', raw)
+  if (model === undefined) {
+    throw new ConfigError(
+      'SYNTIC_EMBEDDINGS_MODEL',
+      'SYNTIC_EMBEDDINGS_URL is set but SYNTIC_EMBEDDINGS_MODEL is not: name the embedding model to ask for',
+    )
+  }
+  return apiKey === undefined ? { url, model } : { url, model, apiKey }
 }
 
 function upstreamConfig(env: Env, file: FileSettings): UpstreamConfig | undefined {

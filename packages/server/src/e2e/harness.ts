@@ -6,6 +6,7 @@ import OpenAI from 'openai'
 import { type RunningServer, startServer } from '../app.js'
 import type { ServerConfig } from '../config.js'
 import type { RequestLogRecord } from '../request-log.js'
+import type { ToolIndex } from '../server-tools/index.js'
 import { openStore } from '../store/open.js'
 import type { Store } from '../store/port.js'
 import { ScriptedUpstream } from '../testing/scripted-upstream.js'
@@ -17,6 +18,8 @@ export interface HarnessOptions {
   models?: Record<string, string>
   timeoutMs?: number
   bodyLimitBytes?: number
+  /** The tool search index; by default the server builds its own. */
+  toolIndex?: ToolIndex
 }
 
 /**
@@ -68,6 +71,7 @@ export class Harness {
     const server = await startServer(config, {
       log: { write: (line: string) => lines.push(line) },
       errorLog: { write: (line: string) => errors.push(line) },
+      ...(options.toolIndex ? { toolIndex: options.toolIndex } : {}),
     })
     const store = await openStore({ home })
     const { key } = await store.createKey({ org: 'acme', workspace: 'research' })

@@ -14,6 +14,9 @@ import {
   messagesRequestToChat,
   messagesResponseToChat,
   type SynticVersion,
+  stripMessagesServerRecords,
+  stripServerRecords,
+  TOOL_SEARCH_TYPE,
   validateChatRequest,
   validateMessagesRequest,
 } from '@syntic/protocol'
@@ -60,6 +63,19 @@ export interface Dialect<Req extends { model: string; stream?: boolean | null }>
   passThrough(event: SseEvent, model: string | null, excerpt: Excerpt): string
   /** What ends a successful stream. */
   readonly streamEnd: string
+  /** Whether the request lists a server tool: then the server tool loop answers it. */
+  usesServerTools(request: Req): boolean
+  /**
+   * The request without what only Syntic reads (server tool records, `mcp_servers`,
+   * `defer_loading`), which upstreams reject; the same object when there is none.
+   */
+  stripRecords(request: Req): Req
+  /** The request in the chat format, in which the server tool loop runs. */
+  toChat(request: Req): ChatCompletionRequest
+  /** The loop's chat completion as this endpoint's response. */
+  responseFromChat(completion: ChatCompletion, model: string): unknown
+  /** Writes the loop's chat chunks as this endpoint's stream. */
+  streamFromChat(request: Req, model: string): StreamTranslator
   /** An error after the stream started, in the form the official SDKs raise. */
   errorEvent(error: ErrorEnvelope): string
 }
@@ -94,6 +110,22 @@ export const CHAT: Dialect<ChatCompletionRequest> = {
     return chatEvent(JSON.stringify(chunk))
   },
   streamEnd: CHAT_DONE,
+  usesServerTools: (request) => hasSearchTool(request.tools),
+  stripRecords: stripServerRecords,
+  toChat: (request) => request,
+  responseFromChat: (completion) => completion,
+  streamFromChat(request) {
+    const usage = request.stream_options?.include_usage === true
+    return {
+      push(data) {
+        const chunk = data as ChatCompletionChunk
+        // The usage chunk (`choices: []`) only for clients that asked: some read choices[0].
+        if (!usage && chunk.choices.length === 0) return ''
+        return chatEvent(JSON.stringify(chunk))
+      },
+      finish: () => '',
+    }
+  },
   // The openai SDK raises APIError for any event whose data has an `error` field.
   errorEvent: (error) => chatEvent(JSON.stringify(error)),
 }
@@ -126,6 +158,12 @@ export const MESSAGES: Dialect<MessagesRequest> = {
     return messagesEvent(type, JSON.stringify(start))
   },
   streamEnd: '',
+  usesServerTools: (request) => hasSearchTool(request.tools),
+  stripRecords: stripMessagesServerRecords,
+  toChat: (request) => messagesRequestToChat(request),
+  responseFromChat: (completion, model) => chatResponseToMessages(completion, model),
+  // The loop's chunks are chat chunks: the same translation as for a chat upstream.
+  streamFromChat: (request, model) => MESSAGES.streamFromOther(request, model),
   // The Anthropic SDK raises APIError for an `error` event, with its data as the error body.
   errorEvent: (error) => messagesEvent('error', JSON.stringify(error)),
 }
@@ -172,4 +210,8 @@ export function parseEventData(data: string, excerpt: Excerpt): unknown {
       `the upstream model server sent an event that is not JSON: ${excerpt(data)}`,
     )
   }
+}
+
+function hasSearchTool(tools: readonly { type?: unknown }[] | undefined): boolean {
+  return tools?.some((tool) => tool.type === TOOL_SEARCH_TYPE) ?? false
 }

@@ -4,11 +4,18 @@ import {
   type MessagesRequest,
   resolveSynticVersion,
   SYNTIC_VERSION_HEADER,
+  stripServerRecords,
 } from '@syntic/protocol'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { ApiError, envelope } from '../errors.js'
+import { chatUpstream } from '../loop/chat-upstream.js'
+import { type ChunkSink, ChunkWriter } from '../loop/chunk-writer.js'
+import { completionFromLoop } from '../loop/completion.js'
+import { newCompletionId } from '../loop/ids.js'
+import { ToolLoop } from '../loop/tool-loop.js'
 import type { Metrics } from '../metrics.js'
 import { type LogSink, writeErrorLog } from '../request-log.js'
+import { prepareServerTools, type ToolIndex } from '../server-tools/index.js'
 import type { SseEvent, Upstream } from '../upstream/port.js'
 import {
   CHAT,
@@ -29,6 +36,10 @@ export interface ModelEndpointsDeps {
   models: ModelMap
   metrics: Metrics
   errorLog: LogSink
+  /** The process-wide tool search index, shared by every request. */
+  toolIndex: ToolIndex
+  /** Counts a server tool call by type and status. */
+  serverToolCalls: (type: string, status: string) => void
 }
 
 type ModelRequest = { model: string; stream?: boolean | null }
@@ -92,16 +103,20 @@ export class ModelEndpoints {
     const upstream = this.deps.upstream
     if (upstream === null) throw NOT_CONFIGURED
 
-    const sameFormat = upstream.format === dialect.format
-    const mapped =
-      upstreamId === requested ? clientRequest : { ...clientRequest, model: upstreamId }
-    const body = sameFormat ? (mapped as Record<string, unknown>) : dialect.requestForOther(mapped)
+    const signal = upstreamCall(request, state)
+    if (dialect.usesServerTools(clientRequest)) {
+      return this.loop(dialect, reply, state, signal, {
+        request: clientRequest,
+        requested,
+        upstreamId,
+        upstream,
+      })
+    }
 
-    const controller = new AbortController()
-    state.upstreamCall = controller
-    // A client that left while its request was checked gets no upstream call at all.
-    if (request.raw.socket.destroyed) controller.abort(new ClientGone())
-    const { signal } = controller
+    const relayed = dialect.stripRecords(clientRequest)
+    const sameFormat = upstream.format === dialect.format
+    const mapped = upstreamId === requested ? relayed : { ...relayed, model: upstreamId }
+    const body = sameFormat ? (mapped as Record<string, unknown>) : dialect.requestForOther(mapped)
 
     try {
       let result: Awaited<ReturnType<Upstream['send']>>
@@ -189,6 +204,89 @@ export class ModelEndpoints {
     }
   }
 
+  /**
+   * A request with server tools: the loop runs in the chat format, calling the upstream as many
+   * times as the model uses server tools, and answers in the client's format.
+   */
+  private async loop<Req extends ModelRequest>(
+    dialect: Dialect<Req>,
+    reply: FastifyReply,
+    state: RequestState,
+    signal: AbortSignal,
+    call: { request: Req; requested: string; upstreamId: string; upstream: Upstream },
+  ): Promise<string | undefined> {
+    const { requested } = call
+    const chat = dialect.toChat(call.request)
+    const prepared = prepareServerTools(chat, { toolIndex: this.deps.toolIndex })
+    if (prepared === null) throw new Error('a request with server tools has no server tool plan')
+    const wait = {
+      started: () => state.upstreamWaitStarted(),
+      ended: () => state.upstreamWaitEnded(),
+    }
+    const loop = new ToolLoop({
+      request: { ...stripServerRecords(chat), model: call.upstreamId },
+      baseTools: prepared.baseTools,
+      serverTools: prepared.serverTools,
+      upstream: chatUpstream(call.upstream, wait),
+      signal,
+      onServerToolCall: this.deps.serverToolCalls,
+    })
+    const id = newCompletionId()
+    const created = Math.floor(Date.now() / 1000)
+    try {
+      if (!state.stream) {
+        const completion = completionFromLoop(await loop.complete(), id, created, requested)
+        reply.type('application/json; charset=utf-8')
+        return JSON.stringify(dialect.responseFromChat(completion, requested))
+      }
+      await this.streamLoop(dialect, reply, state, signal, loop, {
+        writer: (sink) => new ChunkWriter(id, created, requested, sink),
+        request: call.request,
+        requested,
+      })
+      return undefined
+    } catch (error) {
+      if (signal.aborted) {
+        reply.hijack()
+        return undefined
+      }
+      if (error instanceof ApiError) this.noteUpstreamError(error)
+      throw error
+    }
+  }
+
+  private async streamLoop<Req extends ModelRequest>(
+    dialect: Dialect<Req>,
+    reply: FastifyReply,
+    state: RequestState,
+    signal: AbortSignal,
+    loop: ToolLoop,
+    how: { writer: (sink: ChunkSink) => ChunkWriter; request: Req; requested: string },
+  ): Promise<void> {
+    const sse = new SseResponse(reply.raw, streamHeaders(state.id), () => reply.hijack())
+    const encoder = dialect.streamFromChat(how.request, how.requested)
+    const writer = how.writer((chunk) => {
+      const text = encoder.push(chunk)
+      if (text === '' || !sse.open) return undefined
+      return sse.write(text)
+    })
+    try {
+      const result = await loop.stream(writer)
+      if (result.fields.tool_search !== undefined) {
+        await writer.delta({ tool_search: result.fields.tool_search })
+      }
+      await writer.finish(result.finishReason)
+      if (result.usage !== undefined) await writer.usage(result.usage)
+      if (sse.open) sse.end(encoder.finish() + dialect.streamEnd)
+    } catch (error) {
+      if (signal.aborted || !sse.started) throw error
+      if (!sse.open) return
+      const api = this.inBandError(error, state.id)
+      state.errorCode = api.code
+      sse.end(dialect.errorEvent(envelope(api, state.id)))
+    }
+  }
+
   private inBandError(error: unknown, requestId: string): ApiError {
     if (error instanceof ApiError) {
       this.noteUpstreamError(error)
@@ -201,6 +299,15 @@ export class ModelEndpoints {
   private noteUpstreamError(error: ApiError): void {
     if (error.code.startsWith('upstream_')) this.deps.metrics.upstreamError(error.code)
   }
+}
+
+/** The abort controller of the request's upstream calls, cancelled when the client leaves. */
+function upstreamCall(request: FastifyRequest, state: RequestState): AbortSignal {
+  const controller = new AbortController()
+  state.upstreamCall = controller
+  // A client that left while its request was checked gets no upstream call at all.
+  if (request.raw.socket.destroyed) controller.abort(new ClientGone())
+  return controller.signal
 }
 
 function problem(p: ValidationProblem): ApiError {
