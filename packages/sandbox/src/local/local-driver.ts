@@ -1,0 +1,454 @@
+import { execFileSync } from 'node:child_process'
+import { randomBytes, randomInt } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import { chmod, chown, cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import {
+  type CapturedOutput,
+  type OutputFile,
+  type RunRequest,
+  type RunResult,
+  type SandboxDriver,
+  SandboxError,
+  type SandboxHandle,
+  type SandboxInfo,
+} from '../driver.js'
+import { requireImage } from '../image/build.js'
+import { resolveLimits, type SandboxLimits } from '../limits.js'
+import { checkRelativePath } from '../paths.js'
+import { sandboxSeccompFilter } from '../seccomp/filter.js'
+import { type CgroupLayout, detectCgroups, listCgroups, SandboxCgroup } from './cgroups.js'
+import { createDisk, DISK_MOUNT, removeDisk } from './disk.js'
+import {
+  type KernelProcess as Kernel,
+  KernelExitedError,
+  KernelProcess,
+  type KernelReply,
+} from './kernel-process.js'
+import type { LaunchPlan } from './launch.js'
+
+export interface LocalDriverOptions {
+  /** The image's root filesystem; by default the built image for the current recipe. */
+  rootfs?: string
+  /** Where each sandbox's disk image and mount live. */
+  stateDir?: string
+  /** The cgroup (under each controller) that holds this host's sandboxes. */
+  cgroupParent?: string
+  /** Sandboxes run as distinct unprivileged host uids from this base. */
+  uidBase?: number
+  /** Defaults for `create()`, over the spec's limits. */
+  limits?: Partial<SandboxLimits>
+}
+
+/** The largest code accepted by a run. */
+export const MAX_CODE_BYTES = 1024 * 1024
+/** Default ceiling of readOutput: the file is held in memory. */
+export const MAX_READ_BYTES = 512 * 1024 * 1024
+/** File bytes per kernel request: well inside the kernel's frame limit once base64-encoded. */
+const CHUNK_BYTES = 4 * 1024 * 1024
+const STARTUP_TIMEOUT_MS = 30_000
+const UID_RANGE = 65_536
+const ID_PATTERN = /^sbx-[0-9a-f]{16}$/
+const KERNEL_DIR = fileURLToPath(new URL('../../agent', import.meta.url))
+/** The image's home skeleton (e.g. matplotlib's font cache), copied into each new home. */
+const HOME_SKELETON = 'opt/syntic/home'
+
+interface Meta {
+  id: string
+  uid: number
+  createdAt: number
+  limits: SandboxLimits
+}
+
+interface LocalSandbox extends Meta {
+  dir: string
+  cgroup: SandboxCgroup
+  kernel: Kernel
+  /** Requests to one sandbox run one after another. */
+  queue: Promise<unknown>
+}
+
+/**
+ * The embedded driver: each sandbox is a bubblewrap sandbox (user, pid, ipc, uts and network
+ * namespaces; read-only image root; seccomp) in its own cgroups, with a loop-mounted ext4 disk of
+ * the disk limit's size for `/mnt` and `/tmp`. Needs root, bubblewrap and util-linux; no daemon.
+ */
+export class LocalDriver implements SandboxDriver {
+  readonly name = 'local'
+  private readonly sandboxes = new Map<string, LocalSandbox>()
+
+  private constructor(
+    private readonly rootfs: string,
+    private readonly stateDir: string,
+    private readonly cgroupParent: string,
+    private readonly uidBase: number,
+    private readonly defaults: Partial<SandboxLimits>,
+    readonly cgroups: CgroupLayout,
+    private readonly seccompPath: string,
+  ) {}
+
+  static async open(options: LocalDriverOptions = {}): Promise<LocalDriver> {
+    if (process.platform !== 'linux') throw new Error('the local sandbox driver needs Linux')
+    if (process.getuid?.() !== 0) {
+      throw new Error('the local sandbox driver needs root (cgroups and loop-mounted disks)')
+    }
+    for (const tool of ['bwrap', 'setpriv', 'mkfs.ext4', 'mount']) {
+      try {
+        execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' })
+      } catch {
+        throw new Error(
+          `the local sandbox driver needs ${tool} (apt-get install bubblewrap util-linux e2fsprogs)`,
+        )
+      }
+    }
+    const rootfs = options.rootfs ?? requireImage()
+    const parent = options.cgroupParent ?? 'syntic-sandbox'
+    if (!/^[\w-]+(\/[\w-]+)*$/.test(parent)) throw new Error(`invalid cgroup parent ${parent}`)
+    const uidBase = options.uidBase ?? 1_000_000
+    if (!Number.isInteger(uidBase) || uidBase < 1000 || uidBase + UID_RANGE > 2 ** 32 - 2) {
+      throw new Error('uidBase must leave room for 65536 unprivileged uids')
+    }
+    resolveLimits(options.limits)
+    const stateDir = options.stateDir ?? join(tmpdir(), 'syntic-sandbox')
+    await mkdir(stateDir, { recursive: true, mode: 0o711 })
+    await chmod(stateDir, 0o711)
+    const seccompPath = join(stateDir, 'seccomp.bpf')
+    await writeFile(seccompPath, sandboxSeccompFilter(), { mode: 0o644 })
+    return new LocalDriver(
+      rootfs,
+      stateDir,
+      parent,
+      uidBase,
+      options.limits ?? {},
+      detectCgroups(),
+      seccompPath,
+    )
+  }
+
+  async create(overrides: Partial<SandboxLimits> = {}): Promise<SandboxHandle> {
+    const limits = resolveLimits({ ...this.defaults, ...overrides })
+    const id = `sbx-${randomBytes(8).toString('hex')}`
+    const dir = join(this.stateDir, id)
+    const meta: Meta = { id, uid: this.allocateUid(), createdAt: Date.now(), limits }
+    try {
+      await mkdir(dir, { mode: 0o711 })
+      await writeFile(join(dir, 'meta.json'), JSON.stringify(meta))
+      const cgroup = await SandboxCgroup.create(this.cgroups, this.cgroupParent, id, limits)
+      const disk = await createDisk(dir, limits.diskBytes, meta.uid)
+      await this.seedHome(disk, meta.uid)
+      const sandbox: LocalSandbox = {
+        ...meta,
+        dir,
+        cgroup,
+        kernel: this.startKernel(dir, meta.uid, cgroup),
+        queue: Promise.resolve(),
+      }
+      this.sandboxes.set(id, sandbox)
+      await this.awaitReady(sandbox.kernel)
+      return { id, limits, createdAt: meta.createdAt }
+    } catch (error) {
+      await this.destroy(id).catch(() => undefined)
+      throw error
+    }
+  }
+
+  async run(id: string, request: RunRequest): Promise<RunResult> {
+    checkRunRequest(request)
+    return this.enqueue(id, (sandbox) => this.runNow(sandbox, request))
+  }
+
+  async putInput(id: string, path: string, data: Uint8Array): Promise<void> {
+    const relative = checkRelativePath(path)
+    return this.enqueue(id, async (sandbox) => {
+      await this.reviveIfDead(sandbox)
+      let offset = 0
+      do {
+        const chunk = Buffer.from(data.subarray(offset, offset + CHUNK_BYTES))
+        expectOk(
+          await sandbox.kernel.request({
+            op: 'put',
+            path: relative,
+            offset,
+            data: chunk.toString('base64'),
+          }),
+        )
+        offset += chunk.length
+      } while (offset < data.length)
+    })
+  }
+
+  listOutput(id: string): Promise<OutputFile[]> {
+    return this.enqueue(id, async (sandbox) => {
+      await this.reviveIfDead(sandbox)
+      const reply = expectOk(await sandbox.kernel.request({ op: 'list' }))
+      const files = reply.files
+      if (!Array.isArray(files))
+        throw new SandboxError('the sandbox sent a bad file list', 'sandbox_failed')
+      return files.filter(isOutputFile).map((f) => ({ path: f.path, bytes: f.bytes }))
+    })
+  }
+
+  async readOutput(id: string, path: string, maxBytes = MAX_READ_BYTES): Promise<Buffer> {
+    const relative = checkRelativePath(path)
+    return this.enqueue(id, async (sandbox) => {
+      await this.reviveIfDead(sandbox)
+      const chunks: Buffer[] = []
+      let total = 0
+      for (;;) {
+        const reply = expectOk(
+          await sandbox.kernel.request({
+            op: 'read',
+            path: relative,
+            offset: total,
+            length: CHUNK_BYTES,
+          }),
+        )
+        const chunk = Buffer.from(String(reply.data ?? ''), 'base64')
+        total += chunk.length
+        if (total > maxBytes) {
+          throw new SandboxError(`${relative} is larger than ${maxBytes} bytes`, 'file_too_large')
+        }
+        chunks.push(chunk)
+        if (chunk.length < CHUNK_BYTES) return Buffer.concat(chunks)
+      }
+    })
+  }
+
+  async destroy(id: string): Promise<void> {
+    if (!ID_PATTERN.test(id)) throw new SandboxError(`no sandbox ${id}`, 'sandbox_not_found')
+    const sandbox = this.sandboxes.get(id)
+    this.sandboxes.delete(id)
+    sandbox?.kernel.kill()
+    await (sandbox?.cgroup ?? SandboxCgroup.existing(this.cgroups, this.cgroupParent, id)).remove()
+    await removeDisk(join(this.stateDir, id))
+  }
+
+  async list(): Promise<SandboxInfo[]> {
+    const found = new Map<string, SandboxInfo>()
+    const entries = await readdir(this.stateDir).catch(() => [])
+    for (const id of [...entries, ...(await listCgroups(this.cgroups, this.cgroupParent))]) {
+      if (!ID_PATTERN.test(id) || found.has(id)) continue
+      const meta = await readFile(join(this.stateDir, id, 'meta.json'), 'utf8')
+        .then((text) => JSON.parse(text) as Partial<Meta>)
+        .catch(() => ({}) as Partial<Meta>)
+      found.set(id, { id, createdAt: meta.createdAt ?? 0, attached: this.sandboxes.has(id) })
+    }
+    return [...found.values()].sort((a, b) => a.createdAt - b.createdAt)
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(
+      [...this.sandboxes.keys()].map((id) => this.destroy(id).catch(() => undefined)),
+    )
+  }
+
+  /** Paths for tests and operators: the sandbox's cgroup folders and its disk's mount point. */
+  inspect(id: string): { cgroupDirs: string[]; disk: string; hostUid: number; kernelPid?: number } {
+    const sandbox = this.mustGet(id)
+    return {
+      cgroupDirs: sandbox.cgroup.dirs,
+      disk: join(sandbox.dir, DISK_MOUNT),
+      hostUid: sandbox.uid,
+      kernelPid: sandbox.kernel.pid,
+    }
+  }
+
+  private async runNow(
+    sandbox: LocalSandbox,
+    request: RunRequest,
+    retried = false,
+  ): Promise<RunResult> {
+    const restarted = (await this.reviveIfDead(sandbox)) || retried
+    const started = performance.now()
+    const kernel = sandbox.kernel
+    let timer: NodeJS.Timeout | undefined
+    const timeout = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), sandbox.limits.runTimeoutMs)
+    })
+    const reply = kernel
+      .request({
+        op: 'run',
+        language: request.language,
+        code: request.code,
+        output_cap: sandbox.limits.outputCapBytes,
+      })
+      .then(
+        (value) => ({ value }),
+        (error: Error) => ({ error }),
+      )
+    const outcome = await Promise.race([reply, timeout])
+    clearTimeout(timer)
+    if (outcome !== 'timeout' && 'value' in outcome) {
+      if (outcome.value.code === 'run_not_started' && !retried) {
+        // The code never ran, so running it once more after a clean start is safe.
+        await sandbox.cgroup.killAll()
+        await kernel.exited
+        await this.restartKernel(sandbox)
+        return this.runNow(sandbox, request, true)
+      }
+      return toRunResult(outcome.value, performance.now() - started, restarted)
+    }
+    // Timed out, or the kernel died mid-run (out of memory, os._exit): clear the cgroup of
+    // whatever the run started and give the sandbox a fresh kernel.
+    await sandbox.cgroup.killAll()
+    const exitCode = await kernel.exited
+    await this.restartKernel(sandbox)
+    const durationMs = Math.round(performance.now() - started)
+    const seconds = sandbox.limits.runTimeoutMs / 1000
+    const note =
+      outcome === 'timeout'
+        ? `Killed: the run passed its ${seconds} s limit. Everything it started was stopped and the Python kernel was restarted: variables and imports are gone, files remain.`
+        : `Killed: the sandbox kernel died (exit ${exitCode}${exitCode === 137 ? ', likely out of memory' : ''}). It was restarted: variables and imports are gone, files remain.`
+    return {
+      exitCode: outcome === 'timeout' ? 137 : exitCode || 1,
+      stdout: { text: '', bytes: 0, truncated: false },
+      stderr: { text: note, bytes: Buffer.byteLength(note), truncated: false },
+      durationMs,
+      timedOut: outcome === 'timeout',
+      kernelRestarted: true,
+    }
+  }
+
+  /** Restarts a kernel that died between requests; true when it did. */
+  private async reviveIfDead(sandbox: LocalSandbox): Promise<boolean> {
+    if (sandbox.kernel.alive) return false
+    await sandbox.cgroup.killAll()
+    await this.restartKernel(sandbox)
+    return true
+  }
+
+  private async restartKernel(sandbox: LocalSandbox): Promise<void> {
+    sandbox.kernel = this.startKernel(sandbox.dir, sandbox.uid, sandbox.cgroup)
+    await this.awaitReady(sandbox.kernel)
+  }
+
+  private startKernel(dir: string, uid: number, cgroup: SandboxCgroup): Kernel {
+    const plan: LaunchPlan = {
+      rootfs: this.rootfs,
+      disk: join(dir, DISK_MOUNT),
+      kernelDir: KERNEL_DIR,
+      hostUid: uid,
+      procsFiles: cgroup.procsFiles,
+    }
+    return new KernelProcess(plan, this.seccompPath)
+  }
+
+  private async awaitReady(kernel: Kernel): Promise<void> {
+    let timer: NodeJS.Timeout | undefined
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error('the sandbox kernel did not start in time')),
+        STARTUP_TIMEOUT_MS,
+      )
+    })
+    try {
+      const ready = await Promise.race([kernel.ready, timeout])
+      if (ready.op !== 'ready') throw new Error('the sandbox kernel did not say it was ready')
+    } catch (error) {
+      kernel.kill()
+      if (error instanceof KernelExitedError) {
+        throw new SandboxError(`the sandbox failed to start: ${error.message}`, 'sandbox_failed')
+      }
+      throw error
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+
+  private async seedHome(disk: string, uid: number): Promise<void> {
+    const skeleton = join(this.rootfs, HOME_SKELETON)
+    if (!existsSync(skeleton)) return
+    const home = join(disk, 'mnt', 'home')
+    await cp(skeleton, home, { recursive: true })
+    const own = async (dir: string): Promise<void> => {
+      for (const entry of await readdir(dir, { withFileTypes: true })) {
+        const full = join(dir, entry.name)
+        await chown(full, uid, uid)
+        if (entry.isDirectory()) await own(full)
+      }
+    }
+    await own(home)
+  }
+
+  private allocateUid(): number {
+    const used = new Set([...this.sandboxes.values()].map((s) => s.uid))
+    for (;;) {
+      const uid = this.uidBase + randomInt(UID_RANGE)
+      if (!used.has(uid)) return uid
+    }
+  }
+
+  private mustGet(id: string): LocalSandbox {
+    const sandbox = this.sandboxes.get(id)
+    if (!sandbox) throw new SandboxError(`no sandbox ${id}`, 'sandbox_not_found')
+    return sandbox
+  }
+
+  private enqueue<T>(id: string, action: (sandbox: LocalSandbox) => Promise<T>): Promise<T> {
+    let sandbox: LocalSandbox
+    try {
+      sandbox = this.mustGet(id)
+    } catch (error) {
+      return Promise.reject(error)
+    }
+    const next = sandbox.queue.then(() => {
+      if (this.sandboxes.get(id) !== sandbox)
+        throw new SandboxError(`no sandbox ${id}`, 'sandbox_not_found')
+      return action(sandbox)
+    })
+    sandbox.queue = next.catch(() => undefined)
+    return next
+  }
+}
+
+function checkRunRequest(request: RunRequest): void {
+  if (typeof request !== 'object' || request === null) throw new TypeError('a run needs a request')
+  if (request.language !== 'python' && request.language !== 'bash') {
+    throw new TypeError('language must be "python" or "bash"')
+  }
+  if (typeof request.code !== 'string') throw new TypeError('code must be a string')
+  if (Buffer.byteLength(request.code) > MAX_CODE_BYTES) {
+    throw new RangeError(`code is larger than ${MAX_CODE_BYTES} bytes`)
+  }
+}
+
+function expectOk(reply: KernelReply): KernelReply {
+  if (reply.op !== 'error') return reply
+  const code = reply.code
+  const known = code === 'file_not_found' || code === 'invalid_path' ? code : 'sandbox_failed'
+  throw new SandboxError(String(reply.message ?? 'the sandbox refused the request'), known)
+}
+
+function isOutputFile(value: unknown): value is OutputFile {
+  if (typeof value !== 'object' || value === null) return false
+  const f = value as Record<string, unknown>
+  return typeof f.path === 'string' && typeof f.bytes === 'number'
+}
+
+function captured(value: unknown): CapturedOutput {
+  const v = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>
+  return {
+    text: typeof v.text === 'string' ? v.text : '',
+    bytes: typeof v.bytes === 'number' ? v.bytes : 0,
+    truncated: v.truncated === true,
+  }
+}
+
+function toRunResult(reply: KernelReply, elapsedMs: number, restarted: boolean): RunResult {
+  if (reply.op !== 'result') {
+    throw new SandboxError(
+      `the sandbox could not run the code: ${String(reply.message ?? reply.op)}`,
+      'sandbox_failed',
+    )
+  }
+  return {
+    exitCode: typeof reply.exit_code === 'number' ? reply.exit_code : 1,
+    stdout: captured(reply.stdout),
+    stderr: captured(reply.stderr),
+    durationMs: typeof reply.duration_ms === 'number' ? reply.duration_ms : Math.round(elapsedMs),
+    timedOut: false,
+    kernelRestarted: restarted,
+  }
+}
