@@ -42,11 +42,11 @@ const call = (id: string, name: string, args: Record<string, unknown>) => ({
   ],
 })
 
-// A mod in shell that posts a note when a turn ends and leaves on `bye`.
+// A mod in shell that posts a note when a turn ends, and another as it leaves on `bye`.
 const MOD_SCRIPT = `#!/bin/sh
 while IFS= read -r line; do
   case "$line" in
-    *'"type":"bye"'*) exit 0 ;;
+    *'"type":"bye"'*) printf '%s\\n' '{"type":"call","id":2,"method":"note.post","params":{"text":"bye from notey"}}'; exit 0 ;;
     *'"event":"turn.end"'*) printf '%s\\n' '{"type":"call","id":1,"method":"note.post","params":{"text":"turn done\\nfor real"}}' ;;
   esac
 done
@@ -139,6 +139,7 @@ describe('syntic code -p', () => {
         '[tool ok] shell: cat notes.txt',
         'All done.',
         '[mod notey] turn done for real',
+        '[mod notey] bye from notey',
         '',
       ].join('\n'),
     )

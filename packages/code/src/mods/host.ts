@@ -58,16 +58,15 @@ export class ModHost implements ModHostPort {
   async start(): Promise<void> {
     const ready = this.options.mods ?? (await this.prepare())
     const started = await Promise.all(ready.map((mod) => this.launch(mod)))
-    for (const connection of started) {
-      if (!connection) continue
-      this.connections.push(connection)
-      connection.sendHello()
-    }
+    for (const connection of started) if (connection) this.connections.push(connection)
   }
 
   emit(event: SessionEvent): void {
     if (this.stopping) return
-    const line = `${JSON.stringify({ type: 'event', event: event.event, data: event.data })}\n`
+    // Serialised and encoded once; every subscribed mod's pipe gets the same bytes.
+    const line = Buffer.from(
+      `${JSON.stringify({ type: 'event', event: event.event, data: event.data })}\n`,
+    )
     for (const connection of this.connections) connection.deliver(event.event as EventName, line)
   }
 
@@ -141,7 +140,11 @@ export class ModHost implements ModHostPort {
         return undefined
       }
       const child = await ModProcess.start({ program: resolved, args, cwd: mod.dir, env })
-      return new ModConnection(mod, child, this.context())
+      const connection = new ModConnection(mod, child, this.context())
+      // At once, before this mod's first line can be read: `hello` always comes first, even
+      // while other mods are still being started.
+      connection.sendHello()
+      return connection
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message
       this.warn(name, `mod ${name} was not started: ${code}`)

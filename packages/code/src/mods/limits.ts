@@ -31,13 +31,15 @@ export const WARNINGS_WAITING_MAX = 50
 
 /** After `bye`, a mod has this long to exit before its process group is killed. */
 export const BYE_GRACE_MS = 500
+/** Once a mod's process group is gone, what is left in its output pipe is read for this long. */
+export const OUTPUT_DRAIN_MS = 100
 
 /** Events waiting for a mod that does not read: beyond this the oldest waiting ones are dropped. */
 export const EVENT_QUEUE_MAX = 256
 /** Results waiting for a mod that does not read: beyond this the host stops reading its calls. */
 export const OUTGOING_PAUSE_BYTES = 256 * 1024
 /** Lines read from one mod per READ_WINDOW_MS before its pipe is paused until the next window. */
-export const READ_BUDGET_LINES = 200
+export const READ_BUDGET_LINES = 100
 export const READ_WINDOW_MS = 50
 
 /** Manifest file size bound: a manifest is a few hundred bytes. */

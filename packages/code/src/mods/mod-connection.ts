@@ -20,13 +20,14 @@ import {
   BYE_GRACE_MS,
   NOTE_MAX_CHARS,
   OUTGOING_PAUSE_BYTES,
+  OUTPUT_DRAIN_MS,
   READ_BUDGET_LINES,
   READ_WINDOW_MS,
 } from './limits.js'
 import { LineReader, type ReadItem } from './line-reader.js'
 import type { ModProcess } from './mod-process.js'
 import { NoteRateLimit } from './notes.js'
-import { parseModLine } from './protocol.js'
+import { isStringArray, parseModLine } from './protocol.js'
 import { resolveDraw } from './slot-draw.js'
 import { cleanOneLine, cutText } from './text-clean.js'
 
@@ -55,10 +56,6 @@ export interface ConnectionContext {
 }
 
 const METHOD_NAME_MAX_CHARS = 100
-
-function isStringArray(value: unknown): value is string[] {
-  return Array.isArray(value) && value.every((item) => typeof item === 'string')
-}
 
 function methodLabel(method: unknown): string {
   const label = typeof method === 'string' ? method : (JSON.stringify(method) ?? 'undefined')
@@ -121,7 +118,7 @@ export class ModConnection {
   }
 
   /** Deliver an already serialised `event` line if the mod is subscribed to it. */
-  deliver(event: EventName, line: string): void {
+  deliver(event: EventName, line: Buffer): void {
     if (!this.running || !this.subscription.has(event)) return
     if (!this.send(line, true) && !this.warnedDrops) {
       this.warnedDrops = true
@@ -129,14 +126,17 @@ export class ModConnection {
     }
   }
 
-  /** Session end: `bye`, half a second, then the whole process group is killed. */
+  /**
+   * Session end: `bye`, half a second, then the whole process group is killed. The mod's output
+   * is read until it ends (bounded), so what it posts on its way out still arrives.
+   */
   async stop(): Promise<void> {
     if (this.stopping) return this.stopped
     this.stopping = true
-    this.stopReading()
     this.send('{"type":"bye"}\n', false)
     this.process.endInput()
     const { exitedInTime } = await this.process.stop(BYE_GRACE_MS)
+    this.finishReading()
     this.trace({ kind: 'stopped', exitedInTime })
     if (!exitedInTime) {
       this.warn(
@@ -147,8 +147,8 @@ export class ModConnection {
     this.markStopped()
   }
 
-  private send(line: string, droppable: boolean): boolean {
-    this.trace({ kind: 'sent', line: line.trimEnd() })
+  private send(line: string | Buffer, droppable: boolean): boolean {
+    if (this.context.trace) this.trace({ kind: 'sent', line: line.toString().trimEnd() })
     return this.process.send(line, droppable)
   }
 
@@ -327,17 +327,29 @@ export class ModConnection {
     void this.stop()
   }
 
-  private exited(code: number | null, signal: string | null): void {
+  private async exited(code: number | null, signal: string | null): Promise<void> {
     const expected = this.stopping
     this.trace({ kind: 'exit', code, signal, expected })
     if (expected) return
     this.stopping = true
-    this.stopReading()
     this.process.killGroup()
+    // Its last lines (a note, a draw) were written before it died: read them, then say it died.
+    await this.process.outputDone(OUTPUT_DRAIN_MS)
+    this.finishReading()
     const how = signal ? `signal ${signal}` : `exit code ${code}`
     this.warn(`mod ${this.name} exited unexpectedly (${how}); its screen areas were cleared`)
     this.clearSlots()
     this.markStopped()
+  }
+
+  /** Handle what is left of the mod's output (bounded: the pipe is paused when lines wait). */
+  private finishReading(): void {
+    if (this.reading) {
+      for (let item = this.reader.take(); item && this.reading; item = this.reader.take()) {
+        this.handle(item)
+      }
+    }
+    this.stopReading()
   }
 
   private stopReading(): void {

@@ -2,7 +2,7 @@
 // bounded queue so a mod that stops reading can never make the host buffer without limit, and
 // stopped by killing the whole group so children it left behind die with it.
 import { type ChildProcess, spawn } from 'node:child_process'
-import { EVENT_QUEUE_MAX } from './limits.js'
+import { EVENT_QUEUE_MAX, OUTPUT_DRAIN_MS } from './limits.js'
 
 export interface ModProcessSpec {
   program: string
@@ -17,7 +17,8 @@ export interface ExitInfo {
 }
 
 interface Outgoing {
-  line: string
+  /** An empty string marks the end of input. */
+  line: string | Buffer
   /** Events may be dropped when the mod falls behind; hello, results and bye never are. */
   droppable: boolean
 }
@@ -27,7 +28,9 @@ export class ModProcess {
   private queuedEvents = 0
   private queuedBytes = 0
   private exitInfo: ExitInfo | undefined
+  private inputEnded = false
   private readonly exitPromise: Promise<ExitInfo>
+  private readonly outputClosed: Promise<void>
   /** Events dropped for this mod because it did not read them in time. */
   droppedEvents = 0
   /** Called when the queue drained below the host's pause threshold. */
@@ -41,6 +44,10 @@ export class ModProcess {
         this.queuedBytes = 0
         resolve(this.exitInfo)
       })
+    })
+    this.outputClosed = new Promise((resolve) => {
+      if (child.stdout) child.stdout.once('close', resolve)
+      else resolve()
     })
     child.stdin?.on('error', () => {
       this.queue = []
@@ -91,8 +98,10 @@ export class ModProcess {
   }
 
   /** Queue one line; returns false when an older waiting event had to be dropped for it. */
-  send(line: string, droppable: boolean): boolean {
-    if (this.exitInfo || !this.child.stdin || this.child.stdin.destroyed) return true
+  send(line: string | Buffer, droppable: boolean): boolean {
+    if (this.inputEnded || this.exitInfo || !this.child.stdin || this.child.stdin.destroyed) {
+      return true
+    }
     if (this.queue.length === 0 && !this.child.stdin.writableNeedDrain) {
       this.child.stdin.write(line)
       return true
@@ -112,8 +121,16 @@ export class ModProcess {
 
   /** No more input: the mod sees end of file after what is queued. */
   endInput(): void {
+    if (this.inputEnded) return
     if (this.queue.length === 0) this.child.stdin?.end()
     else this.queue.push({ line: '', droppable: false })
+    // Later lines (results of calls made after bye) would be written after the end: dropped.
+    this.inputEnded = true
+  }
+
+  /** Resolves once the mod's output was read to its end, or within `limitMs`. */
+  outputDone(limitMs: number): Promise<void> {
+    return raceLimit(this.outputClosed, limitMs)
   }
 
   /** Kill the process group; also when the leader already exited, for the children it left. */
@@ -129,20 +146,20 @@ export class ModProcess {
   }
 
   /** Wait up to `graceMs` for the process to exit by itself, then kill its group. */
+  /**
+   * Wait up to `graceMs` for the process to exit by itself, then kill its group. What it wrote
+   * before dying is still read (for at most OUTPUT_DRAIN_MS more): a note posted in answer to
+   * `turn.end` or `session.end` just before `bye` is not lost.
+   */
   async stop(graceMs: number): Promise<{ exitedInTime: boolean; exit: ExitInfo }> {
-    let timer: NodeJS.Timeout | undefined
-    const inTime = await Promise.race([
-      this.exitPromise.then(() => true),
-      new Promise<boolean>((resolve) => {
-        timer = setTimeout(() => resolve(false), graceMs)
-      }),
-    ])
-    clearTimeout(timer)
+    await raceLimit(this.exitPromise, graceMs)
+    const exitedInTime = this.exitInfo !== undefined
     this.killGroup()
+    await this.outputDone(OUTPUT_DRAIN_MS)
     this.child.stdout?.destroy()
     this.child.stdin?.destroy()
     const exit = await this.exitPromise
-    return { exitedInTime: inTime, exit }
+    return { exitedInTime, exit }
   }
 
   private flush(): void {
@@ -160,4 +177,16 @@ export class ModProcess {
     }
     if (this.queue.length === 0) this.onDrain()
   }
+}
+
+/** `promise`, or `limitMs` passing, whichever comes first; the timer never outlives the race. */
+async function raceLimit(promise: Promise<unknown>, limitMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined
+  await Promise.race([
+    promise,
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, limitMs)
+    }),
+  ])
+  clearTimeout(timer)
 }

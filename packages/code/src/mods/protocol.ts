@@ -10,6 +10,10 @@ export type ParsedLine =
   | { kind: 'subscribe'; message: Record<string, unknown> }
   | { kind: 'call'; id: JsonValue; method: unknown; params: unknown }
 
+export function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string')
+}
+
 const WHITESPACE_ONLY = /^[ \t\r]*$/
 
 export function parseModLine(bytes: Buffer): ParsedLine {

@@ -3,6 +3,7 @@
 import type { SlotName } from '@syntic/mod-sdk'
 import type { SlotContent } from './host-port.js'
 import { BAND_MAX_ROWS, PANE_MAX_ROWS, PANE_TITLE_MAX_CHARS, STATUS_ROWS } from './limits.js'
+import { isStringArray } from './protocol.js'
 import { cleanOneLine, cleanRows, cleanText, cutText } from './text-clean.js'
 
 export const SLOT_ROWS: Record<SlotName, number> = {
@@ -16,10 +17,6 @@ export type DrawOutcome =
   | { kind: 'set'; content: SlotContent }
   | { kind: 'clear' }
   | { kind: 'malformed'; reason: string }
-
-function isStringArray(value: unknown): value is string[] {
-  return Array.isArray(value) && value.every((item) => typeof item === 'string')
-}
 
 export function resolveDraw(
   mod: string,

@@ -28,30 +28,6 @@ export const EXIT_OK = 0
 export const EXIT_FAILED = 1
 export const EXIT_INTERRUPTED = 130
 
-/**
- * How long mods get after the turn to react to `turn.end` before `bye`: the host stops reading a
- * mod once it says goodbye, so a note still in flight would be lost. Extended while lines keep
- * coming, up to the cap.
- */
-export const SETTLE_MS = 300
-export const SETTLE_CAP_MS = 1000
-
-async function settle(session: Session, flush: () => void): Promise<void> {
-  if (session.host.running().length === 0) return session.tick()
-  const started = performance.now()
-  let quietSince = started
-  while (
-    performance.now() - quietSince < SETTLE_MS &&
-    performance.now() - started < SETTLE_CAP_MS
-  ) {
-    await new Promise((resolve) => setTimeout(resolve, PRINT_TICK_MS))
-    const before = session.transcript().length
-    session.tick()
-    if (session.transcript().length !== before) quietSince = performance.now()
-    flush()
-  }
-}
-
 /** Runs the task and resolves with the exit code. */
 export async function runPrint(options: PrintOptions): Promise<number> {
   const { out, err } = options
@@ -90,7 +66,8 @@ export async function runPrint(options: PrintOptions): Promise<number> {
     process.off('SIGINT', onSignal)
     clearInterval(timer)
   }
-  await settle(session, flush)
+  // No waiting for the mods here: closing sends `session.end` and `bye`, and the host reads each
+  // mod's output until it exits (half a second at most), so late notes are still printed.
   await session.close(outcome === 'interrupted' ? 'signal' : outcome === 'error' ? 'error' : 'exit')
   flush(true)
   const entries = session.transcript()

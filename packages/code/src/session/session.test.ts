@@ -1,5 +1,13 @@
 import assert from 'node:assert/strict'
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
@@ -149,6 +157,44 @@ describe('startSession with real mods', () => {
       await bare.close()
     } finally {
       rmSync(join(home, '.syntic', 'mods', 'stubborn'), { recursive: true, force: true })
+    }
+  })
+  it('answers session.state from the very start, before the first screen tick', async () => {
+    // Calls at once on hello, before the session has ticked, and keeps the answer.
+    const STATER_MOD = `#!/bin/sh
+read hello
+printf '{"type":"call","id":1,"method":"session.state"}\\n'
+read result
+printf '%s\\n' "$result" > "$SYNTIC_MOD_DATA/result.json"
+while read line; do case "$line" in *'"bye"'*) exit 0;; esac; done
+`
+    writeMod('stater', STATER_MOD, { permissions: ['session.read'] })
+    const file = join(home, '.syntic', 'mod-data', 'stater', 'result.json')
+    try {
+      const session = await startSession({
+        config: config(),
+        cwd: project,
+        grant: async (_m, w) => w,
+      })
+      for (let i = 0; i < 400 && !existsSync(file); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 25))
+      }
+      await session.close()
+      assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')), {
+        type: 'result',
+        id: 1,
+        ok: true,
+        value: {
+          session_id: session.state().session_id,
+          model: 'm1',
+          permission_mode: 'default',
+          turns: 0,
+          busy: false,
+          cwd: project,
+        },
+      })
+    } finally {
+      rmSync(join(home, '.syntic', 'mods', 'stater'), { recursive: true, force: true })
     }
   })
 })

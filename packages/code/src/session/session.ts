@@ -117,6 +117,21 @@ export async function startSession(options: SessionOptions): Promise<Session> {
     }
   }
   agent.onEvent = emit
+  const tick = () => {
+    let lines: ReturnType<ModHostPort['tick']>['lines']
+    try {
+      lines = host.tick(agent.state()).lines
+    } catch {
+      return
+    }
+    for (const line of lines) {
+      if (line.kind === 'note') agent.addEntry({ kind: 'note', mod: line.mod, text: line.text })
+      else agent.addEntry({ kind: 'warning', text: line.text })
+    }
+  }
+
+  // Before any mod starts, so `session.state` has an answer from the mod's first line on.
+  tick()
   try {
     await host.start()
   } catch (error) {
@@ -132,19 +147,6 @@ export async function startSession(options: SessionOptions): Promise<Session> {
       permission_mode: state.permission_mode,
     },
   })
-
-  const tick = () => {
-    let lines: ReturnType<ModHostPort['tick']>['lines']
-    try {
-      lines = host.tick(agent.state()).lines
-    } catch {
-      return
-    }
-    for (const line of lines) {
-      if (line.kind === 'note') agent.addEntry({ kind: 'note', mod: line.mod, text: line.text })
-      else agent.addEntry({ kind: 'warning', text: line.text })
-    }
-  }
 
   let closing: Promise<void> | null = null
   const close = (reason: SessionEndReason = 'exit'): Promise<void> => {

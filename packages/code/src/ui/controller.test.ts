@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test'
 import { ScriptedUpstream } from '@syntic/server/testing'
 import type { CodeConfig } from '../config/config.js'
 import { type Session, startSession } from '../session/session.js'
+import { textEvents } from '../testing/chat-stream.js'
 import { type KeyPress, ScreenController } from './controller.js'
 import { type Row, rowText } from './rows.js'
 
@@ -27,21 +28,7 @@ const NO_KEY: KeyPress = {
   end: false,
 }
 
-function chunk(delta: object, finish: string | null = null) {
-  return {
-    data: JSON.stringify({
-      id: 'c1',
-      object: 'chat.completion.chunk',
-      created: 1,
-      model: 'm',
-      choices: [{ index: 0, delta, finish_reason: finish }],
-    }),
-  }
-}
-
-const textReply = (text: string) => ({
-  sse: [chunk({ role: 'assistant', content: text }), chunk({}, 'stop')],
-})
+const textReply = (text: string) => ({ sse: textEvents(text) })
 
 async function until(check: () => boolean, what: string): Promise<void> {
   const deadline = Date.now() + 10_000

@@ -7,6 +7,7 @@ import { after, before, describe, it, type TestContext } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import { ScriptedUpstream } from '@syntic/server/testing'
 import { EDIT_DECLINED } from '../agent/permissions.js'
+import { editor, textEvents, toolCallEvents } from '../testing/chat-stream.js'
 import { EXITED_MARK, TmuxScreen } from './tmux-screen.js'
 
 const SYNTIC = join(dirname(fileURLToPath(import.meta.url)), '../../../cli/bin/syntic.js')
@@ -31,41 +32,13 @@ while read line; do
 done
 `
 
-function chunk(delta: object, finish: string | null = null) {
-  return {
-    data: JSON.stringify({
-      id: 'c1',
-      object: 'chat.completion.chunk',
-      created: 1,
-      model: 'm',
-      choices: [{ index: 0, delta, finish_reason: finish }],
-    }),
-  }
-}
+const textReply = (text: string) => ({ sse: textEvents(text) })
 
-const textReply = (text: string) => ({
-  sse: [chunk({ role: 'assistant', content: text }), chunk({}, 'stop')],
+const editReply = (id: string, oldText: string, newText: string) => ({
+  sse: toolCallEvents([
+    editor({ command: 'replace', path: 'a.txt', old_text: oldText, new_text: newText }, id),
+  ]),
 })
-
-function editReply(id: string, oldText: string, newText: string) {
-  const args = { command: 'replace', path: 'a.txt', old_text: oldText, new_text: newText }
-  return {
-    sse: [
-      chunk({
-        role: 'assistant',
-        tool_calls: [
-          {
-            index: 0,
-            id,
-            type: 'function',
-            function: { name: 'syntic_text_editor', arguments: JSON.stringify(args) },
-          },
-        ],
-      }),
-      chunk({}, 'tool_calls'),
-    ],
-  }
-}
 
 /** The tool message the model got for `id` in the last request. */
 function toolResultSent(upstream: ScriptedUpstream, id: string): string | undefined {
