@@ -1,0 +1,240 @@
+// BM25F over the fields of each tool. Each field's term frequency is normalised by that field's
+// length and weighted, the sum saturates once (k1), and idf comes from document frequency. All of
+// that is fixed per (term, tool), so it is computed at build time: a posting holds the tool and
+// its finished score, and a query only adds postings.
+import type { SearchHit, ToolDocument } from '../types.js'
+import { FIELD_COUNT, FIELDS, fieldWords } from './fields.js'
+import { DEFAULT_KEYWORD_SETTINGS, type KeywordSettings } from './settings.js'
+import { topHits } from './top-hits.js'
+
+/**
+ * Words that frame a request ("can you help me", "I want to know") rather than say what it needs.
+ * Dropped from queries only: in a tool's own text they may carry meaning.
+ */
+const REQUEST_FILLER: ReadonlySet<string> = new Set([
+  'hello',
+  'help',
+  'hi',
+  'just',
+  'know',
+  'let',
+  'like',
+  'need',
+  'tell',
+  'thank',
+  'thanks',
+  'want',
+])
+
+export class KeywordIndex {
+  readonly size: number
+  /** Rough bytes this index holds, for the catalog cache's memory bound. */
+  readonly bytes: number
+  private readonly names: readonly string[]
+  private readonly termIds: ReadonlyMap<string, number>
+  private readonly termNames: readonly string[]
+  /** Postings of term t are at offsets[t] .. offsets[t + 1] in `docs` and `impacts`. */
+  private readonly offsets: Int32Array
+  private readonly docs: Int32Array
+  private readonly impacts: Float32Array
+  private readonly tokenizer: (text: string) => string[]
+  private readonly scratch: Float64Array
+  private readonly touched: Int32Array
+  private termFrequencies: Map<string, number> | undefined
+
+  private constructor(parts: {
+    names: string[]
+    termIds: Map<string, number>
+    termNames: string[]
+    offsets: Int32Array
+    docs: Int32Array
+    impacts: Float32Array
+    tokenizer: (text: string) => string[]
+  }) {
+    this.names = parts.names
+    this.termIds = parts.termIds
+    this.termNames = parts.termNames
+    this.offsets = parts.offsets
+    this.docs = parts.docs
+    this.impacts = parts.impacts
+    this.tokenizer = parts.tokenizer
+    this.size = parts.names.length
+    this.scratch = new Float64Array(this.size)
+    this.touched = new Int32Array(this.size)
+    let strings = 0
+    for (const name of parts.names) strings += 40 + name.length * 2
+    for (const term of parts.termNames) strings += 100 + term.length * 2
+    this.bytes =
+      strings +
+      this.offsets.byteLength +
+      this.docs.byteLength +
+      this.impacts.byteLength +
+      this.scratch.byteLength +
+      this.touched.byteLength
+  }
+
+  static build(
+    docs: readonly ToolDocument[],
+    settings: KeywordSettings = DEFAULT_KEYWORD_SETTINGS,
+  ): KeywordIndex {
+    const count = docs.length
+    const termIds = new Map<string, number>()
+    const termNames: string[] = []
+    // Pass 1: every field's words as term ids, and the field lengths.
+    const fieldTerms: Int32Array[] = new Array(count * FIELD_COUNT)
+    const lengthSums = new Float64Array(FIELD_COUNT)
+    let totalWords = 0
+    const names: string[] = new Array(count)
+    for (let d = 0; d < count; d++) {
+      const doc = docs[d]!
+      names[d] = typeof doc.name === 'string' ? doc.name : ''
+      const fields = fieldWords(doc, settings.tokenizer)
+      for (let f = 0; f < FIELD_COUNT; f++) {
+        const words = fields[f]!
+        const ids = new Int32Array(words.length)
+        for (let w = 0; w < words.length; w++) {
+          const word = words[w]!
+          let id = termIds.get(word)
+          if (id === undefined) {
+            id = termNames.length
+            termIds.set(word, id)
+            termNames.push(word)
+          }
+          ids[w] = id
+        }
+        fieldTerms[d * FIELD_COUNT + f] = ids
+        lengthSums[f]! += ids.length
+        totalWords += ids.length
+      }
+    }
+
+    // Pass 2: each tool's weighted, length-normalised term frequency per distinct term.
+    const weights = FIELDS.map((f) => settings.fields[f].weight)
+    const bs = FIELDS.map((f) => settings.fields[f].b)
+    const averages = Array.from(lengthSums, (sum) => (count > 0 ? sum / count : 0))
+    const termCount = termNames.length
+    const frequency = new Float64Array(termCount)
+    const documentFrequency = new Int32Array(termCount)
+    const postingTerm = new Int32Array(totalWords)
+    const postingDoc = new Int32Array(totalWords)
+    const postingTf = new Float64Array(totalWords)
+    const seen: number[] = []
+    let postings = 0
+    for (let d = 0; d < count; d++) {
+      for (let f = 0; f < FIELD_COUNT; f++) {
+        const ids = fieldTerms[d * FIELD_COUNT + f]!
+        if (ids.length === 0) continue
+        const average = averages[f]! > 0 ? averages[f]! : 1
+        const norm = 1 - bs[f]! + (bs[f]! * ids.length) / average
+        const add = weights[f]! / norm
+        // A field weighted 0 is not indexed at all, rather than indexed with zero scores.
+        if (!(add > 0)) continue
+        for (let w = 0; w < ids.length; w++) {
+          const id = ids[w]!
+          if (frequency[id] === 0) seen.push(id)
+          frequency[id]! += add
+        }
+      }
+      for (const id of seen) {
+        postingTerm[postings] = id
+        postingDoc[postings] = d
+        postingTf[postings] = frequency[id]!
+        postings++
+        documentFrequency[id]!++
+        frequency[id] = 0
+      }
+      seen.length = 0
+    }
+
+    // Postings grouped by term (a counting sort), each holding its finished BM25F score.
+    const offsets = new Int32Array(termCount + 1)
+    for (let t = 0; t < termCount; t++) offsets[t + 1] = offsets[t]! + documentFrequency[t]!
+    const fill = offsets.slice(0, termCount)
+    const docsOut = new Int32Array(postings)
+    const impacts = new Float32Array(postings)
+    const k1 = settings.k1
+    for (let p = 0; p < postings; p++) {
+      const t = postingTerm[p]!
+      const df = documentFrequency[t]!
+      const idf = Math.log(1 + (count - df + 0.5) / (df + 0.5))
+      const tf = postingTf[p]!
+      const at = fill[t]!++
+      docsOut[at] = postingDoc[p]!
+      impacts[at] = (idf * tf * (k1 + 1)) / (tf + k1)
+    }
+    return new KeywordIndex({
+      names,
+      termIds,
+      termNames,
+      offsets,
+      docs: docsOut,
+      impacts,
+      tokenizer: settings.tokenizer,
+    })
+  }
+
+  /** BM25F score of every document for weighted query terms (term -> weight, 1 for the query's own words). */
+  scores(terms: ReadonlyMap<string, number>): Float64Array {
+    const out = new Float64Array(this.size)
+    for (const [term, weight] of terms) {
+      const id = this.termIds.get(term)
+      if (id === undefined || !(weight > 0)) continue
+      const end = this.offsets[id + 1]!
+      for (let p = this.offsets[id]!; p < end; p++) out[this.docs[p]!]! += weight * this.impacts[p]!
+    }
+    return out
+  }
+
+  search(query: string, limit: number): SearchHit[] {
+    return this.searchTerms(this.queryTerms(query), limit)
+  }
+
+  /**
+   * The query's distinct words, each weighing 1: a word repeated in a request ("convert 5 USD to
+   * EUR, then convert...") is not more important for it (measured: counting repeats ranks worse).
+   */
+  queryTerms(query: string): Map<string, number> {
+    const terms = new Map<string, number>()
+    for (const word of this.tokenizer(query)) if (!REQUEST_FILLER.has(word)) terms.set(word, 1)
+    return terms
+  }
+
+  /** Like `scores`, but returns only the best `limit` hits and allocates nothing of catalog size. */
+  searchTerms(terms: ReadonlyMap<string, number>, limit: number): SearchHit[] {
+    const scratch = this.scratch
+    const touched = this.touched
+    let touchedCount = 0
+    for (const [term, weight] of terms) {
+      const id = this.termIds.get(term)
+      if (id === undefined || !(weight > 0)) continue
+      const end = this.offsets[id + 1]!
+      for (let p = this.offsets[id]!; p < end; p++) {
+        const doc = this.docs[p]!
+        if (scratch[doc] === 0) touched[touchedCount++] = doc
+        scratch[doc]! += weight * this.impacts[p]!
+      }
+    }
+    const best = topHits(scratch, touched, touchedCount, limit)
+    const hits = best.map((doc) => ({ name: this.names[doc]!, score: scratch[doc]! }))
+    for (let i = 0; i < touchedCount; i++) scratch[touched[i]!] = 0
+    return hits
+  }
+
+  /** Terms that occur in the catalog, with their document frequency. */
+  terms(): ReadonlyMap<string, number> {
+    if (this.termFrequencies === undefined) {
+      const frequencies = new Map<string, number>()
+      for (let t = 0; t < this.termNames.length; t++) {
+        frequencies.set(this.termNames[t]!, this.offsets[t + 1]! - this.offsets[t]!)
+      }
+      this.termFrequencies = frequencies
+    }
+    return this.termFrequencies
+  }
+
+  name(doc: number): string {
+    const name = this.names[doc]
+    if (name === undefined) throw new RangeError(`no document ${doc} in a catalog of ${this.size}`)
+    return name
+  }
+}
