@@ -1,17 +1,23 @@
 import type { AddressInfo } from 'node:net'
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify'
+import { LocalBlobStore } from './blobs/local-blob-store.js'
+import type { BlobStore } from './blobs/port.js'
 import type { ServerConfig } from './config.js'
 import { ApiError } from './errors.js'
+import { FileService } from './files/file-service.js'
+import { DEFAULT_FILE_MAX_BYTES } from './files/limits.js'
 import { authenticate } from './http/auth.js'
 import { answerClientError } from './http/client-error.js'
 import { closeUnusedConnectionsOnClose } from './http/connections.js'
 import { internalError, methodNotAllowed, notFound, requestError } from './http/errors.js'
+import { filesRoutes } from './http/files-routes.js'
 import { parseJsonBody } from './http/json-body.js'
 import { ModelEndpoints } from './http/model-endpoints.js'
 import { ModelMap } from './http/model-map.js'
 import { sendError } from './http/reply-error.js'
 import { newRequestId } from './http/request-id.js'
 import { requestTracker } from './http/request-tracking.js'
+import { usageRoutes } from './http/usage-routes.js'
 import { serverToolCallCounter } from './loop/server-tool-metrics.js'
 import { Metrics } from './metrics.js'
 import { type LogSink, loggedPath, writeErrorLog } from './request-log.js'
@@ -21,6 +27,7 @@ import { openStore } from './store/open.js'
 import type { Store } from './store/port.js'
 import { createUpstream } from './upstream/index.js'
 import type { Upstream } from './upstream/port.js'
+import { UsageLedger } from './usage/usage-ledger.js'
 
 export interface AppDeps {
   store: Store
@@ -35,6 +42,8 @@ export interface AppDeps {
    * `config.embeddings`. Servers in one process (tests) may share one.
    */
   toolIndex?: ToolIndex
+  /** Where file contents go; by default a folder in `config.home` (`LocalBlobStore`). */
+  blobs?: BlobStore
 }
 
 /** The API's paths and the methods each takes; any other method on them is a 405. */
@@ -42,6 +51,8 @@ const ROUTES: Readonly<Record<string, readonly string[]>> = {
   '/v1/chat/completions': ['POST'],
   '/v1/messages': ['POST'],
   '/v1/models': ['GET', 'HEAD'],
+  '/v1/files': ['GET', 'HEAD', 'POST'],
+  '/v1/organization/usage': ['GET', 'HEAD'],
   '/healthz': ['GET', 'HEAD'],
   '/metrics': ['GET', 'HEAD'],
 }
@@ -159,6 +170,17 @@ export async function createApp(config: ServerConfig, deps: AppDeps): Promise<Fa
   app.get('/v1/models', authenticated, async (_request, reply) => {
     reply.type('application/json; charset=utf-8')
     return modelList
+  })
+
+  const files = new FileService(
+    store,
+    deps.blobs ?? new LocalBlobStore(config.home),
+    config.filesMaxBytes ?? DEFAULT_FILE_MAX_BYTES,
+  )
+  await app.register(filesRoutes, { files, authenticate: authenticated.onRequest })
+  await app.register(usageRoutes, {
+    ledger: new UsageLedger(store),
+    authenticate: authenticated.onRequest,
   })
 
   app.get('/healthz', async (request, reply) => {

@@ -34,4 +34,6 @@ export interface ServerConfig {
   requestLog: boolean
   /** Unset: semantic tool search uses the embedded offline embedder. */
   embeddings?: EmbeddingsConfig
+  /** Largest file `POST /v1/files` accepts; unset: 512 MiB (files/limits.ts). */
+  filesMaxBytes?: number
 }

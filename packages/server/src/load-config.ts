@@ -23,6 +23,8 @@ export const DEFAULT_UPSTREAM_CONNECT_TIMEOUT_MS = 10_000
 export const DEFAULT_BODY_LIMIT_BYTES = 32 * 1024 * 1024
 // Node's timers overflow above 2^31 - 1 ms (about 24.8 days).
 const MAX_TIMEOUT_MS = 2_147_483_647
+// Uploads stream to disk; past 1 TiB a single file is surely a mistake.
+const MAX_FILES_MAX_BYTES = 1024 ** 4
 // Above this a single request body would hold more than any model's context many times over.
 const MAX_BODY_LIMIT_BYTES = 1024 * 1024 * 1024
 const UPSTREAM_FORMATS: readonly UpstreamFormat[] = ['openai', 'anthropic']
@@ -35,6 +37,7 @@ const FILE_KEYS = [
   'models',
   'bodyLimitBytes',
   'requestLog',
+  'filesMaxBytes',
 ] as const
 const UPSTREAM_KEYS = ['url', 'apiKey', 'format', 'timeoutMs', 'connectTimeoutMs'] as const
 
@@ -60,6 +63,7 @@ interface FileSettings {
   models?: Record<string, string>
   bodyLimitBytes?: Source<number>
   requestLog?: Source<boolean>
+  filesMaxBytes?: Source<number>
 }
 
 /**
@@ -117,6 +121,9 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   if (upstream !== undefined) config.upstream = upstream
   const embeddings = embeddingsConfig(env)
   if (embeddings !== undefined) config.embeddings = embeddings
+  const filesMaxBytes =
+    envInteger(env, 'SYNTIC_FILES_MAX_BYTES', 1, MAX_FILES_MAX_BYTES) ?? file.filesMaxBytes?.value
+  if (filesMaxBytes !== undefined) config.filesMaxBytes = filesMaxBytes
   return config
 }
 
@@ -283,6 +290,13 @@ function fileSettings(raw: Record<string, unknown>, path: string): FileSettings 
       )
     }
     settings.requestLog = { value: raw.requestLog, setting }
+  }
+  if (raw.filesMaxBytes !== undefined) {
+    const setting = at('filesMaxBytes')
+    settings.filesMaxBytes = {
+      value: checkInteger(setting, raw.filesMaxBytes, 1, MAX_FILES_MAX_BYTES),
+      setting,
+    }
   }
   if (raw.models !== undefined) settings.models = fileModels(raw.models, at('models'))
   if (raw.upstream !== undefined) fileUpstream(raw.upstream, path, settings)

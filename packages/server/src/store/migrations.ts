@@ -45,6 +45,59 @@ export const MIGRATIONS: readonly Migration[] = [
       'CREATE INDEX api_keys_org_id ON api_keys (org_id)',
     ],
   },
+  {
+    version: 2,
+    name: 'files, containers, usage ledger and organisation settings',
+    statements: [
+      // BIGINT: an INTEGER on SQLite, 64 bits on PostgreSQL (whose INTEGER stops at 2 GiB).
+      `CREATE TABLE files (
+        id TEXT PRIMARY KEY,
+        org_id TEXT NOT NULL REFERENCES orgs (id),
+        workspace_id TEXT NOT NULL REFERENCES workspaces (id),
+        filename TEXT NOT NULL,
+        bytes BIGINT NOT NULL,
+        mime_type TEXT NOT NULL,
+        purpose TEXT NOT NULL,
+        source TEXT NOT NULL,
+        blob_key TEXT NOT NULL,
+        container_id TEXT,
+        created_at TEXT NOT NULL
+      )`,
+      'CREATE INDEX files_workspace_id ON files (workspace_id, id)',
+      `CREATE TABLE containers (
+        id TEXT PRIMARY KEY,
+        org_id TEXT NOT NULL REFERENCES orgs (id),
+        workspace_id TEXT NOT NULL REFERENCES workspaces (id),
+        driver TEXT NOT NULL,
+        sandbox_id TEXT NOT NULL,
+        status TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        last_used_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        removed_at TEXT
+      )`,
+      'CREATE INDEX containers_org_status ON containers (org_id, status)',
+      `CREATE TABLE usage_ledger (
+        request_id TEXT NOT NULL,
+        line TEXT NOT NULL,
+        org_id TEXT NOT NULL REFERENCES orgs (id),
+        workspace_id TEXT NOT NULL REFERENCES workspaces (id),
+        seconds BIGINT NOT NULL,
+        raw_ms BIGINT NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (request_id, line)
+      )`,
+      'CREATE INDEX usage_ledger_org_line_created ON usage_ledger (org_id, line, created_at)',
+      `CREATE TABLE org_settings (
+        org_id TEXT PRIMARY KEY REFERENCES orgs (id),
+        code_execution INTEGER NOT NULL,
+        container_limit INTEGER NOT NULL,
+        egress_allowlist TEXT NOT NULL,
+        tier TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      )`,
+    ],
+  },
 ]
 
 /** The migrations not yet in `applied`, in order. */

@@ -74,7 +74,16 @@ test('a postgres URL opens PostgreSQL and migrates it', async () => {
     )
     assert.deepEqual(
       tables.rows.map((r: { table_name: string }) => r.table_name),
-      ['api_keys', 'orgs', 'schema_migrations', 'workspaces'],
+      [
+        'api_keys',
+        'containers',
+        'files',
+        'org_settings',
+        'orgs',
+        'schema_migrations',
+        'usage_ledger',
+        'workspaces',
+      ],
     )
     assert.ok(!existsSync(join(scratch, 'unused')))
   } finally {

@@ -1,7 +1,25 @@
 import pg from 'pg'
+import { ContainersTable } from './containers-table.js'
+import { FilesTable } from './files-table.js'
 import { CREATE_MIGRATIONS_TABLE, pendingMigrations } from './migrations.js'
 import { assertName, checkName } from './names.js'
-import type { KeyRecord, Principal, Store } from './port.js'
+import { OrgSettingsTable } from './org-settings-table.js'
+import type {
+  ContainerRecord,
+  FilePage,
+  FileRecord,
+  KeyRecord,
+  NewContainer,
+  NewFile,
+  OrgSettings,
+  OrgSettingsPatch,
+  Principal,
+  Scope,
+  Store,
+  UsageEntry,
+  UsageLine,
+  UsageTotal,
+} from './port.js'
 import {
   KEY_ORDER,
   KEY_SELECT,
@@ -19,6 +37,8 @@ import {
   looksLikeSecret,
   newId,
 } from './secrets.js'
+import { numbered, type SqlRunner, type SqlValue } from './sql-runner.js'
+import { UsageTable } from './usage-table.js'
 
 /** The advisory lock that serialises migrations across servers sharing one database. */
 const MIGRATION_LOCK = '7301946283554019' // arbitrary, fixed: "syntic" has no lock of its own
@@ -51,6 +71,45 @@ function query(name: QueryName, values: unknown[]): pg.QueryConfig {
   return { name: `syntic_${name}`, text: QUERIES[name], values }
 }
 
+/** The tables written once for both adapters (see sql-runner.ts). */
+interface Tables {
+  files: FilesTable
+  containers: ContainersTable
+  usage: UsageTable
+  orgSettings: OrgSettingsTable
+}
+
+function tablesOn(runner: SqlRunner): Tables {
+  return {
+    files: new FilesTable(runner),
+    containers: new ContainersTable(runner),
+    usage: new UsageTable(runner),
+    orgSettings: new OrgSettingsTable(runner),
+  }
+}
+
+/** The PostgreSQL side of the shared tables: named, server-prepared queries. */
+function postgresRunner(pool: pg.Pool): SqlRunner {
+  const texts = new Map<string, string>()
+  const config = (name: string, sql: string, params: readonly SqlValue[]): pg.QueryConfig => {
+    let text = texts.get(name)
+    if (text === undefined) {
+      text = numbered(sql)
+      texts.set(name, text)
+    }
+    return { name: `syntic_${name}`, text, values: [...params] }
+  }
+  return {
+    async rows<R>(name: string, sql: string, params: readonly SqlValue[]): Promise<R[]> {
+      const result = await pool.query(config(name, sql, params))
+      return result.rows as R[]
+    },
+    async run(name, sql, params) {
+      return (await pool.query(config(name, sql, params))).rowCount ?? 0
+    },
+  }
+}
+
 /** Longest wait for a connection, and for any one query's answer. */
 const STORE_TIMEOUT_MS = 5_000
 
@@ -65,6 +124,7 @@ export interface PostgresStoreOptions {
  */
 export class PostgresStore implements Store {
   private readonly pool: pg.Pool
+  private readonly tables: Tables
 
   constructor(connectionString: string, options: PostgresStoreOptions = {}) {
     const timeoutMs = options.timeoutMs ?? STORE_TIMEOUT_MS
@@ -77,6 +137,7 @@ export class PostgresStore implements Store {
     // An idle connection the server drops (restart, failover) emits here; without a listener the
     // process would crash. The pool discards that connection and the next query opens another.
     this.pool.on('error', () => {})
+    this.tables = tablesOn(postgresRunner(this.pool))
   }
 
   async migrate(): Promise<void> {
@@ -156,6 +217,69 @@ export class PostgresStore implements Store {
     const result = await this.pool.query<PrincipalRow>(query('authenticate', [hashSecret(secret)]))
     const row = result.rows[0]
     return row ? toPrincipal(row) : null
+  }
+
+  createFile(file: NewFile): Promise<FileRecord> {
+    return this.tables.files.create(file)
+  }
+
+  getFile(scope: Scope, id: string): Promise<FileRecord | null> {
+    return this.tables.files.get(scope, id)
+  }
+
+  listFiles(scope: Scope, page: { limit: number; after?: string }): Promise<FilePage> {
+    return this.tables.files.list(scope, page)
+  }
+
+  deleteFile(scope: Scope, id: string): Promise<FileRecord | null> {
+    return this.tables.files.delete(scope, id)
+  }
+
+  createContainer(container: NewContainer): Promise<ContainerRecord> {
+    return this.tables.containers.create(container)
+  }
+
+  getContainer(scope: Scope, id: string, now: string): Promise<ContainerRecord | null> {
+    return this.tables.containers.get(scope, id, now)
+  }
+
+  touchContainer(
+    id: string,
+    times: { lastUsedAt: string; expiresAt: string },
+  ): Promise<ContainerRecord | null> {
+    return this.tables.containers.touch(id, times)
+  }
+
+  countLiveContainers(org: string, now: string): Promise<number> {
+    return this.tables.containers.countLive(org, now)
+  }
+
+  listLiveContainers(): Promise<ContainerRecord[]> {
+    return this.tables.containers.listLive()
+  }
+
+  markContainerRemoved(id: string, removedAt: string): Promise<boolean> {
+    return this.tables.containers.markRemoved(id, removedAt)
+  }
+
+  recordUsage(entry: UsageEntry): Promise<{ recorded: boolean; entry: UsageEntry }> {
+    return this.tables.usage.record(entry)
+  }
+
+  usageTotals(
+    org: string,
+    line: UsageLine,
+    range: { from: string; to: string },
+  ): Promise<UsageTotal[]> {
+    return this.tables.usage.totals(org, line, range)
+  }
+
+  getOrgSettings(org: string): Promise<OrgSettings | null> {
+    return this.tables.orgSettings.get(org)
+  }
+
+  updateOrgSettings(org: string, patch: OrgSettingsPatch): Promise<OrgSettings> {
+    return this.tables.orgSettings.update(org, patch)
   }
 
   async ping(): Promise<void> {

@@ -1,9 +1,27 @@
 import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
+import { ContainersTable } from './containers-table.js'
+import { FilesTable } from './files-table.js'
 import { CREATE_MIGRATIONS_TABLE, pendingMigrations } from './migrations.js'
 import { assertName, checkName } from './names.js'
-import type { KeyRecord, Principal, Store } from './port.js'
+import { OrgSettingsTable } from './org-settings-table.js'
+import type {
+  ContainerRecord,
+  FilePage,
+  FileRecord,
+  KeyRecord,
+  NewContainer,
+  NewFile,
+  OrgSettings,
+  OrgSettingsPatch,
+  Principal,
+  Scope,
+  Store,
+  UsageEntry,
+  UsageLine,
+  UsageTotal,
+} from './port.js'
 import {
   KEY_ORDER,
   KEY_SELECT,
@@ -21,6 +39,8 @@ import {
   looksLikeSecret,
   newId,
 } from './secrets.js'
+import type { SqlRunner, SqlValue } from './sql-runner.js'
+import { UsageTable } from './usage-table.js'
 
 export const SQLITE_FILE_NAME = 'syntic.db'
 /** How long a writer waits for another process's write lock before giving up. */
@@ -43,6 +63,44 @@ interface Statements {
   listByOrg: Statement<[string], KeyRow>
 }
 
+/** The tables written once for both adapters (see sql-runner.ts). */
+interface Tables {
+  files: FilesTable
+  containers: ContainersTable
+  usage: UsageTable
+  orgSettings: OrgSettingsTable
+}
+
+function tablesOn(runner: SqlRunner): Tables {
+  return {
+    files: new FilesTable(runner),
+    containers: new ContainersTable(runner),
+    usage: new UsageTable(runner),
+    orgSettings: new OrgSettingsTable(runner),
+  }
+}
+
+/** The SQLite side of the shared tables: statements prepared once per name. */
+function sqliteRunner(db: Database.Database): SqlRunner {
+  const cache = new Map<string, Database.Statement<SqlValue[], unknown>>()
+  const statement = (name: string, sql: string) => {
+    let prepared = cache.get(name)
+    if (prepared === undefined) {
+      prepared = db.prepare<SqlValue[], unknown>(sql)
+      cache.set(name, prepared)
+    }
+    return prepared
+  }
+  return {
+    async rows<R>(name: string, sql: string, params: readonly SqlValue[]): Promise<R[]> {
+      return statement(name, sql).all(...params) as R[]
+    },
+    async run(name, sql, params) {
+      return statement(name, sql).run(...params).changes
+    },
+  }
+}
+
 /** Creates the folder 0700 and the database file 0600 before SQLite opens it. */
 function prepareFile(home: string): string {
   mkdirSync(home, { recursive: true, mode: 0o700 })
@@ -63,6 +121,7 @@ export class SqliteStore implements Store {
   readonly file: string
   private readonly db: Database.Database
   private prepared: Statements | undefined
+  private readonly tables: Tables
 
   constructor(home: string) {
     this.file = prepareFile(home)
@@ -71,6 +130,7 @@ export class SqliteStore implements Store {
     this.db.pragma('journal_mode = WAL')
     // synchronous stays FULL: a revocation must survive a power cut, and writes are rare.
     this.db.pragma('foreign_keys = ON')
+    this.tables = tablesOn(sqliteRunner(this.db))
   }
 
   async migrate(): Promise<void> {
@@ -139,6 +199,69 @@ export class SqliteStore implements Store {
     if (!looksLikeSecret(secret)) return null
     const row = this.statements.authenticate.get(hashSecret(secret))
     return row ? toPrincipal(row) : null
+  }
+
+  createFile(file: NewFile): Promise<FileRecord> {
+    return this.tables.files.create(file)
+  }
+
+  getFile(scope: Scope, id: string): Promise<FileRecord | null> {
+    return this.tables.files.get(scope, id)
+  }
+
+  listFiles(scope: Scope, page: { limit: number; after?: string }): Promise<FilePage> {
+    return this.tables.files.list(scope, page)
+  }
+
+  deleteFile(scope: Scope, id: string): Promise<FileRecord | null> {
+    return this.tables.files.delete(scope, id)
+  }
+
+  createContainer(container: NewContainer): Promise<ContainerRecord> {
+    return this.tables.containers.create(container)
+  }
+
+  getContainer(scope: Scope, id: string, now: string): Promise<ContainerRecord | null> {
+    return this.tables.containers.get(scope, id, now)
+  }
+
+  touchContainer(
+    id: string,
+    times: { lastUsedAt: string; expiresAt: string },
+  ): Promise<ContainerRecord | null> {
+    return this.tables.containers.touch(id, times)
+  }
+
+  countLiveContainers(org: string, now: string): Promise<number> {
+    return this.tables.containers.countLive(org, now)
+  }
+
+  listLiveContainers(): Promise<ContainerRecord[]> {
+    return this.tables.containers.listLive()
+  }
+
+  markContainerRemoved(id: string, removedAt: string): Promise<boolean> {
+    return this.tables.containers.markRemoved(id, removedAt)
+  }
+
+  recordUsage(entry: UsageEntry): Promise<{ recorded: boolean; entry: UsageEntry }> {
+    return this.tables.usage.record(entry)
+  }
+
+  usageTotals(
+    org: string,
+    line: UsageLine,
+    range: { from: string; to: string },
+  ): Promise<UsageTotal[]> {
+    return this.tables.usage.totals(org, line, range)
+  }
+
+  getOrgSettings(org: string): Promise<OrgSettings | null> {
+    return this.tables.orgSettings.get(org)
+  }
+
+  updateOrgSettings(org: string, patch: OrgSettingsPatch): Promise<OrgSettings> {
+    return this.tables.orgSettings.update(org, patch)
   }
 
   async ping(): Promise<void> {

@@ -1,0 +1,208 @@
+import { loadConfig } from '@syntic/server/config'
+// The store alone, not the whole server: `syntic orgs` should start in milliseconds.
+import {
+  checkContainerLimit,
+  checkEgressHost,
+  checkName,
+  checkTier,
+  MAX_EGRESS_HOSTS,
+  type OpenStoreOptions,
+  type OrgSettings,
+  type OrgSettingsPatch,
+  openStore,
+  type Store,
+} from '@syntic/server/store'
+import { Command } from 'commander'
+
+/** A failure already explained to the user, with the exit code it gets. */
+class CommandFailure extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message)
+  }
+}
+
+const usage = (message: string) => new CommandFailure(message, 2)
+
+/** What the commands read and write: the process's own, or a test's. */
+export interface OrgsIo {
+  env: NodeJS.ProcessEnv
+  cwd: () => string
+  stdout: (text: string) => void
+  stderr: (text: string) => void
+  setExitCode: (code: number) => void
+}
+
+const processIo: OrgsIo = {
+  env: process.env,
+  cwd: () => process.cwd(),
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  setExitCode: (code) => {
+    process.exitCode = code
+  },
+}
+
+interface SetOptions {
+  codeExecution?: string
+  containerLimit?: string
+  egressAllow?: string
+  egressNone?: boolean
+  tier?: string
+  json?: boolean
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+async function run(io: OrgsIo, action: () => Promise<void>): Promise<void> {
+  try {
+    await action()
+  } catch (error) {
+    io.stderr(`syntic: ${messageOf(error)}\n`)
+    io.setExitCode(error instanceof CommandFailure ? error.exitCode : 1)
+  }
+}
+
+async function withStore(io: OrgsIo, work: (store: Store) => Promise<void>): Promise<void> {
+  const { home, databaseUrl } = loadConfig(io.env, io.cwd())
+  const location: OpenStoreOptions = databaseUrl ? { home, databaseUrl } : { home }
+  let store: Store
+  try {
+    store = await openStore(location)
+  } catch (error) {
+    throw new CommandFailure(`cannot open the store: ${messageOf(error)}`, 1)
+  }
+  try {
+    await work(store)
+  } finally {
+    await store.close()
+  }
+}
+
+function checkOrg(org: string): void {
+  const problem = checkName('org', org)
+  if (problem !== null) throw usage(problem)
+}
+
+/** The options as a patch, every value checked; a usage error names the first bad one. */
+export function patchOf(options: SetOptions): OrgSettingsPatch {
+  const patch: OrgSettingsPatch = {}
+  if (options.codeExecution !== undefined) {
+    const value = options.codeExecution.toLowerCase()
+    if (value !== 'on' && value !== 'off') throw usage('--code-execution takes on or off')
+    patch.codeExecution = value === 'on'
+  }
+  if (options.containerLimit !== undefined) {
+    const raw = options.containerLimit
+    const value = /^\d{1,6}$/.test(raw) ? Number(raw) : Number.NaN
+    const problem = checkContainerLimit(value)
+    if (problem !== null) throw usage(`--container-limit: ${problem}`)
+    patch.containerLimit = value
+  }
+  if (options.egressAllow !== undefined && options.egressNone) {
+    throw usage('give --egress-allow or --egress-none, not both')
+  }
+  if (options.egressNone) patch.egressAllowlist = []
+  if (options.egressAllow !== undefined) {
+    const hosts: string[] = []
+    for (const raw of options.egressAllow.split(',')) {
+      const checked = checkEgressHost(raw)
+      if ('problem' in checked) throw usage(`--egress-allow: ${checked.problem}`)
+      if (!hosts.includes(checked.host)) hosts.push(checked.host)
+    }
+    if (hosts.length > MAX_EGRESS_HOSTS) {
+      throw usage(`--egress-allow takes at most ${MAX_EGRESS_HOSTS} hosts`)
+    }
+    patch.egressAllowlist = hosts
+  }
+  if (options.tier !== undefined) {
+    const problem = checkTier(options.tier)
+    if (problem !== null) throw usage(`--tier: ${problem}`)
+    patch.tier = options.tier
+  }
+  return patch
+}
+
+function describe(settings: OrgSettings): string[] {
+  const egress = settings.egressAllowlist
+  return [
+    `org              ${settings.org}`,
+    `code execution   ${settings.codeExecution ? 'on' : 'off'}`,
+    `container limit  ${settings.containerLimit} live containers`,
+    `egress           ${egress.length === 0 ? 'none (no network)' : egress.join(', ')}`,
+    `tier             ${settings.tier}`,
+    `updated          ${settings.updatedAt ?? 'never (defaults)'}`,
+  ]
+}
+
+function print(io: OrgsIo, settings: OrgSettings, json: boolean | undefined): void {
+  const lines = json ? [JSON.stringify(settings, null, 2)] : describe(settings)
+  io.stdout(`${lines.join('\n')}\n`)
+}
+
+function showCommand(io: OrgsIo): Command {
+  return new Command('show')
+    .description("show an organisation's settings")
+    .argument('<org>', 'the organisation')
+    .option('--json', 'print JSON')
+    .action((org: string, opts: { json?: boolean }) =>
+      run(io, async () => {
+        checkOrg(org)
+        await withStore(io, async (store) => {
+          const settings = await store.getOrgSettings(org)
+          if (settings === null) {
+            throw new CommandFailure(
+              `there is no organisation ${org}; \`syntic orgs set\` or \`syntic keys create --org\` makes one`,
+              1,
+            )
+          }
+          print(io, settings, opts.json)
+        })
+      }),
+    )
+}
+
+function setCommand(io: OrgsIo): Command {
+  return new Command('set')
+    .description("change an organisation's settings (creating it when missing)")
+    .argument('<org>', 'the organisation')
+    .option('--code-execution <on|off>', 'allow syntic_code_execution (off: 403 tool_disabled)')
+    .option(
+      '--container-limit <n>',
+      'live containers at once (past it: 429 container_limit_reached)',
+    )
+    .option(
+      '--egress-allow <hosts>',
+      'comma-separated hosts code may reach, like pypi.org,*.pythonhosted.org',
+    )
+    .option('--egress-none', 'no network for code (the default)')
+    .option('--tier <name>', 'the tier name shown in limit errors')
+    .option('--json', 'print JSON')
+    .addHelpText('after', '\nRunning servers apply a change within 5 seconds.')
+    .action((org: string, opts: SetOptions) =>
+      run(io, async () => {
+        checkOrg(org)
+        const patch = patchOf(opts)
+        if (Object.keys(patch).length === 0) {
+          throw usage(
+            'nothing to set: give --code-execution, --container-limit, --egress-allow, --egress-none or --tier',
+          )
+        }
+        await withStore(io, async (store) => {
+          print(io, await store.updateOrgSettings(org, patch), opts.json)
+        })
+      }),
+    )
+}
+
+/** `syntic orgs show|set`, on the store the server uses (same environment). */
+export function orgsCommand(io: OrgsIo = processIo): Command {
+  return new Command('orgs')
+    .description('show and change organisation settings: code execution, container limit, egress')
+    .addCommand(showCommand(io))
+    .addCommand(setCommand(io))
+}
