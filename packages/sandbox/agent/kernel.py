@@ -243,7 +243,23 @@ def read_output(request):
 HANDLERS = {"run": run, "put": put, "list": list_output, "read": read_output}
 
 
+def start_egress_forwarder():
+    """With egress on, the forwarder must listen before the first run can use the proxy."""
+    if "SYNTIC_EGRESS_SOCKET" not in os.environ:
+        return
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "egress_forwarder.py")
+    forwarder = subprocess.Popen(
+        [sys.executable, "-u", script],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        start_new_session=True,
+    )
+    forwarder.stdout.readline()
+    forwarder.stdout.close()
+
+
 def main():
+    start_egress_forwarder()
     send({"op": "ready", "python": sys.version.split()[0]})
     while True:
         request = receive()

@@ -1,3 +1,4 @@
+import type { EgressOptions } from './egress/policy.js'
 import type { SandboxLimits } from './limits.js'
 
 export type RunLanguage = 'python' | 'bash'
@@ -27,6 +28,11 @@ export interface RunResult {
   kernelRestarted: boolean
 }
 
+/** Limits over the driver's defaults, and the sandbox's network: none unless `egress` allows. */
+export interface CreateOptions extends Partial<SandboxLimits> {
+  egress?: EgressOptions
+}
+
 export interface SandboxHandle {
   id: string
   limits: SandboxLimits
@@ -53,7 +59,7 @@ export interface SandboxInfo {
 export interface SandboxDriver {
   readonly name: string
   /** Starts a container with the given limits and waits until it can run code. */
-  create(limits?: Partial<SandboxLimits>): Promise<SandboxHandle>
+  create(options?: CreateOptions): Promise<SandboxHandle>
   run(id: string, request: RunRequest): Promise<RunResult>
   /** Writes a file under `/mnt/input/` (path relative to it, folders created as needed). */
   putInput(id: string, path: string, data: Uint8Array): Promise<void>

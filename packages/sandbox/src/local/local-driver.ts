@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import {
   type CapturedOutput,
+  type CreateOptions,
   type OutputFile,
   type RunRequest,
   type RunResult,
@@ -15,6 +16,8 @@ import {
   type SandboxHandle,
   type SandboxInfo,
 } from '../driver.js'
+import { type PackageMirror, parseMirror, resolveEgress } from '../egress/policy.js'
+import { EgressProxy, type EgressProxyOptions } from '../egress/proxy.js'
 import { requireImage } from '../image/build.js'
 import { resolveLimits, type SandboxLimits } from '../limits.js'
 import { checkRelativePath } from '../paths.js'
@@ -27,7 +30,7 @@ import {
   KernelProcess,
   type KernelReply,
 } from './kernel-process.js'
-import type { LaunchPlan } from './launch.js'
+import { EGRESS_SOCKET_NAME, type LaunchEgress, type LaunchPlan } from './launch.js'
 
 export interface LocalDriverOptions {
   /** The image's root filesystem; by default the built image for the current recipe. */
@@ -40,6 +43,13 @@ export interface LocalDriverOptions {
   uidBase?: number
   /** Defaults for `create()`, over the spec's limits. */
   limits?: Partial<SandboxLimits>
+  /**
+   * The package mirror every sandbox may reach (pip's index); by default
+   * `SYNTIC_PACKAGE_MIRROR_URL`, if set. Null: none, whatever the environment says.
+   */
+  packageMirror?: PackageMirror | null
+  /** Limits and resolver of the host-side egress proxy (started with the first sandbox using it). */
+  egressProxy?: EgressProxyOptions
 }
 
 /** The largest code accepted by a run. */
@@ -64,6 +74,7 @@ interface Meta {
 
 interface LocalSandbox extends Meta {
   dir: string
+  egress?: LaunchEgress
   cgroup: SandboxCgroup
   kernel: Kernel
   /** Requests to one sandbox run one after another. */
@@ -78,6 +89,7 @@ interface LocalSandbox extends Meta {
 export class LocalDriver implements SandboxDriver {
   readonly name = 'local'
   private readonly sandboxes = new Map<string, LocalSandbox>()
+  private proxy: EgressProxy | null = null
 
   private constructor(
     private readonly rootfs: string,
@@ -87,6 +99,8 @@ export class LocalDriver implements SandboxDriver {
     private readonly defaults: Partial<SandboxLimits>,
     readonly cgroups: CgroupLayout,
     private readonly seccompPath: string,
+    private readonly packageMirror: PackageMirror | null,
+    private readonly proxyOptions: EgressProxyOptions,
   ) {}
 
   static async open(options: LocalDriverOptions = {}): Promise<LocalDriver> {
@@ -111,6 +125,14 @@ export class LocalDriver implements SandboxDriver {
       throw new Error('uidBase must leave room for 65536 unprivileged uids')
     }
     resolveLimits(options.limits)
+    const mirrorUrl = process.env.SYNTIC_PACKAGE_MIRROR_URL
+    const packageMirror =
+      options.packageMirror !== undefined
+        ? options.packageMirror
+        : mirrorUrl
+          ? { url: mirrorUrl }
+          : null
+    if (packageMirror) parseMirror(packageMirror)
     const stateDir = options.stateDir ?? join(tmpdir(), 'syntic-sandbox')
     await mkdir(stateDir, { recursive: true, mode: 0o711 })
     await chmod(stateDir, 0o711)
@@ -124,11 +146,15 @@ export class LocalDriver implements SandboxDriver {
       options.limits ?? {},
       detectCgroups(),
       seccompPath,
+      packageMirror,
+      options.egressProxy ?? {},
     )
   }
 
-  async create(overrides: Partial<SandboxLimits> = {}): Promise<SandboxHandle> {
+  async create(options: CreateOptions = {}): Promise<SandboxHandle> {
+    const { egress: egressOptions, ...overrides } = options
     const limits = resolveLimits({ ...this.defaults, ...overrides })
+    const policy = resolveEgress(egressOptions, this.packageMirror)
     const id = `sbx-${randomBytes(8).toString('hex')}`
     const dir = join(this.stateDir, id)
     const meta: Meta = { id, uid: this.allocateUid(), createdAt: Date.now(), limits }
@@ -138,11 +164,21 @@ export class LocalDriver implements SandboxDriver {
       const cgroup = await SandboxCgroup.create(this.cgroups, this.cgroupParent, id, limits)
       const disk = await createDisk(dir, limits.diskBytes, meta.uid)
       await this.seedHome(disk, meta.uid)
+      let egress: LaunchEgress | undefined
+      if (policy) {
+        const socketDir = join(dir, 'egress')
+        await mkdir(socketDir, { mode: 0o700 })
+        await chown(socketDir, meta.uid, meta.uid)
+        this.proxy ??= new EgressProxy(this.proxyOptions)
+        await this.proxy.attach(id, join(socketDir, EGRESS_SOCKET_NAME), policy, meta.uid)
+        egress = { socketDir, mirror: policy.mirror ?? undefined }
+      }
       const sandbox: LocalSandbox = {
         ...meta,
         dir,
+        egress,
         cgroup,
-        kernel: this.startKernel(dir, meta.uid, cgroup),
+        kernel: this.startKernel(dir, meta.uid, cgroup, egress),
         queue: Promise.resolve(),
       }
       this.sandboxes.set(id, sandbox)
@@ -221,6 +257,7 @@ export class LocalDriver implements SandboxDriver {
     const sandbox = this.sandboxes.get(id)
     this.sandboxes.delete(id)
     sandbox?.kernel.kill()
+    await this.proxy?.detach(id)
     await (sandbox?.cgroup ?? SandboxCgroup.existing(this.cgroups, this.cgroupParent, id)).remove()
     await removeDisk(join(this.stateDir, id))
   }
@@ -242,6 +279,7 @@ export class LocalDriver implements SandboxDriver {
     await Promise.all(
       [...this.sandboxes.keys()].map((id) => this.destroy(id).catch(() => undefined)),
     )
+    await this.proxy?.close()
   }
 
   /** Paths for tests and operators: the sandbox's cgroup folders and its disk's mount point. */
@@ -320,17 +358,23 @@ export class LocalDriver implements SandboxDriver {
   }
 
   private async restartKernel(sandbox: LocalSandbox): Promise<void> {
-    sandbox.kernel = this.startKernel(sandbox.dir, sandbox.uid, sandbox.cgroup)
+    sandbox.kernel = this.startKernel(sandbox.dir, sandbox.uid, sandbox.cgroup, sandbox.egress)
     await this.awaitReady(sandbox.kernel)
   }
 
-  private startKernel(dir: string, uid: number, cgroup: SandboxCgroup): Kernel {
+  private startKernel(
+    dir: string,
+    uid: number,
+    cgroup: SandboxCgroup,
+    egress: LaunchEgress | undefined,
+  ): Kernel {
     const plan: LaunchPlan = {
       rootfs: this.rootfs,
       disk: join(dir, DISK_MOUNT),
       kernelDir: KERNEL_DIR,
       hostUid: uid,
       procsFiles: cgroup.procsFiles,
+      egress,
     }
     return new KernelProcess(plan, this.seccompPath)
   }
