@@ -1,14 +1,21 @@
-// The local sandbox driver: a cold container (create + first `print(1)`), the same from a pool of
-// pre-started sandboxes, a second run in a warm container, and 20 containers at once. Baselines in
-// the same run: bare bubblewrap starting the image's python3, and python3 on the host.
-// Needs root and the built image. Run directly to print JSON.
+// The sandbox drivers side by side, local (bubblewrap + cgroups) and Docker Engine API on Podman:
+// a cold container (create + first `print(1)`), the same from a pool of pre-started sandboxes, a
+// second run in a warm container, and 20 containers at once. Baselines in the same run: bare
+// bubblewrap starting the image's python3, and python3 on the host. Needs root and the built
+// image; Podman is installed and started by scripts/podman.mjs. Run directly to print JSON.
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { LocalDriver, requireImage, SandboxPool } from '../packages/sandbox/dist/index.js'
+import {
+  DockerDriver,
+  LocalDriver,
+  requireImage,
+  SandboxPool,
+} from '../packages/sandbox/dist/index.js'
+import { ensurePodman } from '../scripts/podman.mjs'
 
 const COLD = 10
 const WARM = 50
@@ -52,6 +59,56 @@ async function printOne(driver, id) {
   return result
 }
 
+/** Cold, pooled, second-run and burst figures of one driver. */
+async function measureDriver(driver) {
+  await printOne(driver, (await driver.create()).id)
+  const cold = median(
+    await timeEach(COLD, async () => {
+      const { id } = await driver.create()
+      await printOne(driver, id)
+    }),
+  )
+  for (const s of await driver.list()) await driver.destroy(s.id)
+
+  const pool = new SandboxPool(driver, { size: 2 })
+  await pool.start()
+  const pooledTimes = []
+  for (let i = 0; i < COLD; i++) {
+    await pool.settled()
+    const start = performance.now()
+    const { id } = await pool.acquire()
+    await printOne(driver, id)
+    pooledTimes.push(performance.now() - start)
+    await driver.destroy(id)
+  }
+  await pool.close()
+  const pooled = median(pooledTimes)
+
+  const { id } = await driver.create()
+  await printOne(driver, id)
+  const overheads = []
+  for (let i = 0; i < WARM; i++) {
+    const start = performance.now()
+    const result = await printOne(driver, id)
+    overheads.push(performance.now() - start - result.durationMs)
+  }
+  const secondRun = median(overheads)
+  await driver.destroy(id)
+
+  const start = performance.now()
+  const each = await Promise.all(
+    Array.from({ length: AT_ONCE }, async () => {
+      const t = performance.now()
+      const { id: one } = await driver.create()
+      await printOne(driver, one)
+      return performance.now() - t
+    }),
+  )
+  const burstWall = performance.now() - start
+
+  return { cold, pooled, secondRun, each, burstWall }
+}
+
 export async function run() {
   const rootfs = requireImage()
   const stateDir = mkdtempSync(join(tmpdir(), 'syntic-sandbox-bench-'))
@@ -78,73 +135,52 @@ export async function run() {
       await timeEach(COLD, () => exec('/usr/bin/python3', ['-c', 'print(1)'])),
     )
 
-    await printOne(driver, (await driver.create()).id)
-    const cold = median(
-      await timeEach(COLD, async () => {
-        const { id } = await driver.create()
-        await printOne(driver, id)
-      }),
-    )
-    for (const s of await driver.list()) await driver.destroy(s.id)
-
-    const pool = new SandboxPool(driver, { size: 2 })
-    await pool.start()
-    const pooledTimes = []
-    for (let i = 0; i < COLD; i++) {
-      await pool.settled()
-      const start = performance.now()
-      const { id } = await pool.acquire()
-      await printOne(driver, id)
-      pooledTimes.push(performance.now() - start)
-      await driver.destroy(id)
+    const local = await measureDriver(driver)
+    const dockerDir = mkdtempSync(join(tmpdir(), 'syntic-docker-bench-'))
+    const docker = await DockerDriver.open({
+      host: await ensurePodman(),
+      group: `bench-${randomBytes(4).toString('hex')}`,
+      stateDir: dockerDir,
+    })
+    let podman
+    try {
+      podman = await measureDriver(docker)
+    } finally {
+      await docker.close()
+      for (const s of await docker.list()) await docker.destroy(s.id)
+      rmSync(dockerDir, { recursive: true, force: true })
     }
-    await pool.close()
-    const pooled = median(pooledTimes)
-
-    const { id } = await driver.create()
-    await printOne(driver, id)
-    const overheads = []
-    for (let i = 0; i < WARM; i++) {
-      const start = performance.now()
-      const result = await printOne(driver, id)
-      overheads.push(performance.now() - start - result.durationMs)
-    }
-    const secondRun = median(overheads)
-    await driver.destroy(id)
-
-    const start = performance.now()
-    const each = await Promise.all(
-      Array.from({ length: AT_ONCE }, async () => {
-        const t = performance.now()
-        const { id: one } = await driver.create()
-        await printOne(driver, one)
-        return performance.now() - t
-      }),
-    )
-    const burstWall = performance.now() - start
-
+    const driverRows = (label, m) => [
+      {
+        case: `${label} cold: create + first print(1)`,
+        median_ms: ms(m.cold),
+        target_ms: 150,
+        ratio_to_bare_bwrap: ms(m.cold / bareBwrap),
+      },
+      {
+        case: `${label} from the pool: acquire + print(1)`,
+        median_ms: ms(m.pooled),
+        target_ms: 30,
+        ratio_to_bare_bwrap: ms(m.pooled / bareBwrap),
+      },
+      {
+        case: `${label} second run overhead beyond the code`,
+        median_ms: ms(m.secondRun),
+        target_ms: 10,
+      },
+      {
+        case: `${label} ${AT_ONCE} containers at once: each (median)`,
+        median_ms: ms(median(m.each)),
+        wall_ms: ms(m.burstWall),
+      },
+    ]
     const rows = [
       { case: 'host /usr/bin/python3 -c print(1)', median_ms: ms(hostPython) },
       { case: 'bare bwrap + image python3 -c print(1)', median_ms: ms(bareBwrap) },
-      {
-        case: 'cold: create + first print(1)',
-        median_ms: ms(cold),
-        target_ms: 150,
-        ratio_to_bare_bwrap: ms(cold / bareBwrap),
-      },
-      {
-        case: 'from the pool: acquire + print(1)',
-        median_ms: ms(pooled),
-        target_ms: 30,
-        ratio_to_bare_bwrap: ms(pooled / bareBwrap),
-      },
-      { case: 'second run overhead beyond the code', median_ms: ms(secondRun), target_ms: 10 },
-      {
-        case: `${AT_ONCE} containers at once: each (median)`,
-        median_ms: ms(median(each)),
-        wall_ms: ms(burstWall),
-      },
+      ...driverRows('local', local),
+      ...driverRows('podman', podman),
     ]
+    const { cold, pooled, secondRun, burstWall } = local
     return [
       {
         name: 'sandbox cold start',
@@ -171,6 +207,32 @@ export async function run() {
         name: `sandbox ${AT_ONCE} at once`,
         figure: `${ms(burstWall)} ms wall`,
         target: 'reported',
+        pass: true,
+      },
+      {
+        name: 'sandbox podman cold start',
+        figure: `${ms(podman.cold)} ms`,
+        ratio: ms(podman.cold / local.cold),
+        target: 'reported (ratio to the local driver)',
+        pass: true,
+      },
+      {
+        name: 'sandbox podman from pool',
+        figure: `${ms(podman.pooled)} ms`,
+        target: '< 30 ms',
+        pass: podman.pooled < 30,
+      },
+      {
+        name: 'sandbox podman second run overhead',
+        figure: `${ms(podman.secondRun)} ms`,
+        target: '< 10 ms',
+        pass: podman.secondRun < 10,
+      },
+      {
+        name: `sandbox podman ${AT_ONCE} at once`,
+        figure: `${ms(podman.burstWall)} ms wall`,
+        ratio: ms(podman.burstWall / burstWall),
+        target: 'reported (ratio to the local driver)',
         pass: true,
       },
     ]

@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process'
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { ensurePodman } from './podman.mjs'
 import { ensurePostgres } from './postgres.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -33,6 +34,8 @@ if (files.length === 0) {
 
 // The PostgreSQL adapter's tests run against a real server, installed and started here.
 const databaseUrl = await ensurePostgres()
+// The Docker driver's tests run against Podman's Docker-compatible API service, started here.
+const dockerHost = await ensurePodman()
 
 const outDir = join(root, '.test-out')
 mkdirSync(outDir, { recursive: true })
@@ -48,7 +51,15 @@ const result = spawnSync(
     `--test-reporter-destination=${tapFile}`,
     ...files,
   ],
-  { cwd: root, stdio: 'inherit', env: { ...process.env, SYNTIC_TEST_DATABASE_URL: databaseUrl } },
+  {
+    cwd: root,
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      SYNTIC_TEST_DATABASE_URL: databaseUrl,
+      SYNTIC_TEST_DOCKER_HOST: dockerHost,
+    },
+  },
 )
 
 const tap = readFileSync(tapFile, 'utf8')

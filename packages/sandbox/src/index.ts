@@ -1,4 +1,20 @@
+export { DockerDriver, type DockerDriverOptions } from './docker/docker-driver.js'
 export * from './driver.js'
+export { hostAddresses, isForbiddenAddress } from './egress/addresses.js'
+export {
+  decideEgress,
+  type EgressOptions,
+  type EgressPolicy,
+  type PackageMirror,
+  parseHostRule,
+  resolveEgress,
+} from './egress/policy.js'
+export {
+  EGRESS_DEFAULTS,
+  type EgressDecision,
+  EgressProxy,
+  type EgressProxyOptions,
+} from './egress/proxy.js'
 export * from './image/build.js'
 export * from './image/recipe.js'
 export * from './limits.js'

@@ -1,0 +1,487 @@
+import { execFileSync } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { chmod, mkdir, readdir, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import {
+  type CreateOptions,
+  type OutputFile,
+  type RunRequest,
+  type RunResult,
+  type SandboxDriver,
+  SandboxError,
+  type SandboxHandle,
+  type SandboxInfo,
+} from '../driver.js'
+import { requireImage } from '../image/build.js'
+import { resolveLimits, type SandboxLimits } from '../limits.js'
+import { createDisk, DISK_MOUNT, removeDisk } from '../local/disk.js'
+import { checkRelativePath } from '../paths.js'
+import { AttachedKernel } from './attached-kernel.js'
+import {
+  type ContainerPlan,
+  containerSpec,
+  type DiskMode,
+  SANDBOX_GID,
+  SANDBOX_UID,
+} from './container-spec.js'
+import { DockerApiError, DockerEngine, parseEngineHost } from './engine.js'
+import { AGENT_DIR, ensureImage } from './image.js'
+import { checkRunRequest, expectOk, isOutputFile, toRunResult } from './kernel-replies.js'
+import { dockerSeccompProfile } from './seccomp-profile.js'
+import { tarArchive } from './tar.js'
+
+export interface DockerDriverOptions {
+  /** `unix:///var/run/docker.sock`, a Podman socket, or `http://host:port`. */
+  host: string
+  /** An image already on the daemon; by default the built rootfs is imported once, by its hash. */
+  image?: string
+  /** The rootfs to import when `image` is not given; by default the built image's. */
+  rootfs?: string
+  /**
+   * How `/mnt` and `/tmp` get their size limit. `loop` (default for unix sockets): a loop-mounted
+   * ext4 file on this machine, bind-mounted, the limit enforced by the filesystem; needs root and
+   * a daemon on this machine. `tmpfs` (default otherwise): size-capped tmpfs, which the memory
+   * limit also covers and which a container restart (after a timeout) empties.
+   */
+  disk?: DiskMode
+  /** Where `loop` disks live. */
+  stateDir?: string
+  /** Label value that tells this driver's sandboxes from others' on the same daemon. */
+  group?: string
+  /** Defaults for `create()`, over the spec's limits. */
+  limits?: Partial<SandboxLimits>
+}
+
+/** Default ceiling of readOutput: the file is held in memory. */
+export const MAX_READ_BYTES = 512 * 1024 * 1024
+/** File bytes per kernel request: well inside the kernel's frame limit once base64-encoded. */
+const CHUNK_BYTES = 4 * 1024 * 1024
+/** Largest file accepted by putInput: the archive is built in memory. */
+export const MAX_INPUT_BYTES = 1024 * 1024 * 1024
+const STARTUP_TIMEOUT_MS = 60_000
+const ID_PATTERN = /^sbx-[0-9a-f]{16}$/
+const GROUP_PATTERN = /^[\w.-]{1,64}$/
+export const SANDBOX_LABEL = 'syntic.sandbox'
+
+interface DockerSandbox {
+  id: string
+  createdAt: number
+  limits: SandboxLimits
+  kernel: AttachedKernel
+  /** Requests to one sandbox run one after another. */
+  queue: Promise<unknown>
+}
+
+interface ContainerSummary {
+  Id: string
+  Labels?: Record<string, string>
+}
+
+/**
+ * Sandboxes as containers on a Docker Engine API (Docker, or Podman's compatible service): the
+ * kernel is the container's main process, spoken to over the attach stream; the same limits as
+ * the local driver, enforced by the daemon's runtime and cgroups.
+ */
+export class DockerDriver implements SandboxDriver {
+  readonly name = 'docker'
+  private readonly sandboxes = new Map<string, DockerSandbox>()
+
+  private constructor(
+    readonly engine: DockerEngine,
+    readonly image: string,
+    readonly disk: DiskMode,
+    private readonly stateDir: string,
+    readonly group: string,
+    private readonly defaults: Partial<SandboxLimits>,
+    readonly seccomp: ContainerPlan['seccomp'],
+  ) {}
+
+  static async open(options: DockerDriverOptions): Promise<DockerDriver> {
+    const engine = new DockerEngine(parseEngineHost(options.host))
+    const group = options.group ?? 'default'
+    if (!GROUP_PATTERN.test(group)) throw new Error(`invalid sandbox group ${group}`)
+    resolveLimits(options.limits)
+    const disk = options.disk ?? (engine.address.local ? 'loop' : 'tmpfs')
+    if (disk !== 'loop' && disk !== 'tmpfs') throw new Error('disk must be "loop" or "tmpfs"')
+    if (disk === 'loop') checkLoopDisks(engine)
+    await engine.call('GET', '/_ping').catch((error: Error) => {
+      throw new Error(`the Docker host ${options.host} does not answer: ${error.message}`)
+    })
+    const image =
+      options.image ?? (await ensureImage(engine, options.rootfs ?? requireImage(), AGENT_DIR))
+    const stateDir = options.stateDir ?? join(tmpdir(), 'syntic-docker-sandbox')
+    if (disk === 'loop' || engine.address.local) {
+      await mkdir(stateDir, { recursive: true, mode: 0o711 })
+      await chmod(stateDir, 0o711)
+    }
+    const seccomp = await seccompDelivery(engine, stateDir)
+    return new DockerDriver(engine, image, disk, stateDir, group, options.limits ?? {}, seccomp)
+  }
+
+  async create(options: CreateOptions = {}): Promise<SandboxHandle> {
+    const { egress, ...overrides } = options
+    if ((egress?.allow?.length ?? 0) > 0 || egress?.mirror) {
+      throw new SandboxError(
+        'the docker driver runs sandboxes without network only',
+        'sandbox_failed',
+      )
+    }
+    const limits = resolveLimits({ ...this.defaults, ...overrides })
+    const id = `sbx-${randomBytes(8).toString('hex')}`
+    const createdAt = Date.now()
+    try {
+      let diskDir: string | undefined
+      if (this.disk === 'loop') {
+        const dir = join(this.stateDir, id)
+        await mkdir(dir, { mode: 0o711 })
+        diskDir = await createDisk(dir, limits.diskBytes, SANDBOX_UID)
+      }
+      const spec = containerSpec({
+        image: this.image,
+        limits,
+        disk: diskDir ? { mode: 'loop', dir: diskDir } : { mode: 'tmpfs' },
+        seccomp: this.seccomp,
+        labels: {
+          [SANDBOX_LABEL]: '1',
+          [`${SANDBOX_LABEL}.id`]: id,
+          [`${SANDBOX_LABEL}.group`]: this.group,
+          [`${SANDBOX_LABEL}.created`]: String(createdAt),
+        },
+      })
+      await this.engine.call('POST', `/containers/create?name=${containerName(id)}`, spec)
+      const kernel = await this.startKernel(id)
+      this.sandboxes.set(id, { id, createdAt, limits, kernel, queue: Promise.resolve() })
+      return { id, limits, createdAt }
+    } catch (error) {
+      await this.destroy(id).catch(() => undefined)
+      if (error instanceof SandboxError) throw error
+      throw new SandboxError(
+        `the sandbox failed to start: ${(error as Error).message}`,
+        'sandbox_failed',
+      )
+    }
+  }
+
+  run(id: string, request: RunRequest): Promise<RunResult> {
+    try {
+      checkRunRequest(request)
+    } catch (error) {
+      return Promise.reject(error)
+    }
+    return this.enqueue(id, (sandbox) => this.runNow(sandbox, request))
+  }
+
+  async putInput(id: string, path: string, data: Uint8Array): Promise<void> {
+    const relative = checkRelativePath(path)
+    if (!(data instanceof Uint8Array) || data.length > MAX_INPUT_BYTES) {
+      throw new SandboxError(
+        `input files must be bytes, at most ${MAX_INPUT_BYTES}`,
+        'file_too_large',
+      )
+    }
+    const segments = relative.split('/')
+    const owner = { uid: SANDBOX_UID, gid: SANDBOX_GID }
+    const archive = tarArchive([
+      ...segments.slice(0, -1).map((_, i) => ({
+        path: segments.slice(0, i + 1).join('/'),
+        type: 'directory' as const,
+        mode: 0o755,
+        ...owner,
+      })),
+      { path: relative, type: 'file', mode: 0o644, data, ...owner },
+    ])
+    return this.enqueue(id, async () => {
+      try {
+        await this.engine.upload(
+          'PUT',
+          `/containers/${containerName(id)}/archive?path=${encodeURIComponent('/mnt/input')}`,
+          'application/x-tar',
+          archive,
+        )
+      } catch (error) {
+        if (error instanceof DockerApiError && error.status < 500) {
+          throw new SandboxError(`cannot write ${relative}: ${error.message}`, 'invalid_path')
+        }
+        throw error
+      }
+    })
+  }
+
+  listOutput(id: string): Promise<OutputFile[]> {
+    return this.enqueue(id, async (sandbox) => {
+      await this.reviveIfDead(sandbox)
+      const reply = expectOk(await sandbox.kernel.request({ op: 'list' }))
+      const files = reply.files
+      if (!Array.isArray(files)) {
+        throw new SandboxError('the sandbox sent a bad file list', 'sandbox_failed')
+      }
+      return files.filter(isOutputFile).map((f) => ({ path: f.path, bytes: f.bytes }))
+    })
+  }
+
+  readOutput(id: string, path: string, maxBytes = MAX_READ_BYTES): Promise<Buffer> {
+    let relative: string
+    try {
+      relative = checkRelativePath(path)
+    } catch (error) {
+      return Promise.reject(error)
+    }
+    return this.enqueue(id, async (sandbox) => {
+      await this.reviveIfDead(sandbox)
+      const chunks: Buffer[] = []
+      let total = 0
+      for (;;) {
+        const reply = expectOk(
+          await sandbox.kernel.request({
+            op: 'read',
+            path: relative,
+            offset: total,
+            length: CHUNK_BYTES,
+          }),
+        )
+        const chunk = Buffer.from(String(reply.data ?? ''), 'base64')
+        total += chunk.length
+        if (total > maxBytes) {
+          throw new SandboxError(`${relative} is larger than ${maxBytes} bytes`, 'file_too_large')
+        }
+        chunks.push(chunk)
+        if (chunk.length < CHUNK_BYTES) return Buffer.concat(chunks)
+      }
+    })
+  }
+
+  async destroy(id: string): Promise<void> {
+    if (typeof id !== 'string' || !ID_PATTERN.test(id)) {
+      throw new SandboxError(`no sandbox ${String(id).slice(0, 40)}`, 'sandbox_not_found')
+    }
+    const sandbox = this.sandboxes.get(id)
+    this.sandboxes.delete(id)
+    await this.removeContainer(id)
+    sandbox?.kernel.close()
+    if (this.disk === 'loop') await removeDisk(join(this.stateDir, id))
+  }
+
+  async list(): Promise<SandboxInfo[]> {
+    const filters = JSON.stringify({
+      label: [`${SANDBOX_LABEL}=1`, `${SANDBOX_LABEL}.group=${this.group}`],
+    })
+    const containers = await this.engine.json<ContainerSummary[]>(
+      'GET',
+      `/containers/json?all=1&filters=${encodeURIComponent(filters)}`,
+    )
+    const found = new Map<string, SandboxInfo>()
+    for (const c of containers) {
+      const id = c.Labels?.[`${SANDBOX_LABEL}.id`] ?? ''
+      if (!ID_PATTERN.test(id)) continue
+      const createdAt = Number(c.Labels?.[`${SANDBOX_LABEL}.created`] ?? 0) || 0
+      found.set(id, { id, createdAt, attached: this.sandboxes.has(id) })
+    }
+    // A disk whose container was never created (a crash in between) is an orphan too.
+    if (this.disk === 'loop') {
+      for (const entry of await readdir(this.stateDir).catch(() => [])) {
+        if (ID_PATTERN.test(entry) && !found.has(entry)) {
+          found.set(entry, { id: entry, createdAt: 0, attached: this.sandboxes.has(entry) })
+        }
+      }
+    }
+    return [...found.values()].sort((a, b) => a.createdAt - b.createdAt)
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(
+      [...this.sandboxes.keys()].map((id) => this.destroy(id).catch(() => undefined)),
+    )
+  }
+
+  /** For tests and operators: where the sandbox's loop disk is mounted, if it has one. */
+  inspect(id: string): { container: string; disk?: string } {
+    this.mustGet(id)
+    return {
+      container: containerName(id),
+      ...(this.disk === 'loop' ? { disk: join(this.stateDir, id, DISK_MOUNT) } : {}),
+    }
+  }
+
+  /** Removes the container; a daemon caught between states (stopping) is asked again. */
+  private async removeContainer(id: string): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.engine.call('DELETE', `/containers/${containerName(id)}?force=1&v=1`)
+        return
+      } catch (error) {
+        if (error instanceof DockerApiError && error.status === 404) return
+        if (!(error instanceof DockerApiError && error.status >= 500) || attempt === 5) throw error
+        await new Promise((resolve) => setTimeout(resolve, 100 * attempt))
+      }
+    }
+  }
+
+  /** Attaches before starting, so the kernel's first frame (ready) cannot be missed. */
+  private async startKernel(id: string): Promise<AttachedKernel> {
+    const { socket, head } = await this.engine.hijack(
+      `/containers/${containerName(id)}/attach?stream=1&stdin=1&stdout=1&stderr=1`,
+    )
+    const kernel = new AttachedKernel(socket, head)
+    try {
+      await this.engine.call('POST', `/containers/${containerName(id)}/start`)
+      await withTimeout(
+        kernel.ready,
+        STARTUP_TIMEOUT_MS,
+        'the sandbox kernel did not start in time',
+      )
+      return kernel
+    } catch (error) {
+      kernel.close()
+      throw error
+    }
+  }
+
+  private async runNow(
+    sandbox: DockerSandbox,
+    request: RunRequest,
+    retried = false,
+  ): Promise<RunResult> {
+    const restarted = (await this.reviveIfDead(sandbox)) || retried
+    const started = performance.now()
+    let timer: NodeJS.Timeout | undefined
+    const timeout = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), sandbox.limits.runTimeoutMs)
+    })
+    const reply = sandbox.kernel
+      .request({
+        op: 'run',
+        language: request.language,
+        code: request.code,
+        output_cap: sandbox.limits.outputCapBytes,
+      })
+      .then(
+        (value) => ({ value }),
+        (error: Error) => ({ error }),
+      )
+    const outcome = await Promise.race([reply, timeout])
+    clearTimeout(timer)
+    if (outcome !== 'timeout' && 'value' in outcome) {
+      if (outcome.value.code === 'run_not_started' && !retried) {
+        // The code never ran, so running it once more after a clean start is safe.
+        await this.restartContainer(sandbox)
+        return this.runNow(sandbox, request, true)
+      }
+      return toRunResult(outcome.value, performance.now() - started, restarted)
+    }
+    // Timed out, or the kernel died mid-run (out of memory, os._exit): stopping the container
+    // ends its pid namespace and so everything the run started; the next start brings a new kernel.
+    const exitCode = await this.restartContainer(sandbox)
+    const durationMs = Math.round(performance.now() - started)
+    const seconds = sandbox.limits.runTimeoutMs / 1000
+    const note =
+      outcome === 'timeout'
+        ? `Killed: the run passed its ${seconds} s limit. Everything it started was stopped and the Python kernel was restarted: variables and imports are gone${this.disk === 'loop' ? ', files remain' : ', and so are files (this host keeps them in memory)'}.`
+        : `Killed: the sandbox kernel died (exit ${exitCode}${exitCode === 137 ? ', likely out of memory' : ''}). It was restarted: variables and imports are gone${this.disk === 'loop' ? ', files remain' : ''}.`
+    return {
+      exitCode: outcome === 'timeout' ? 137 : exitCode || 1,
+      stdout: { text: '', bytes: 0, truncated: false },
+      stderr: { text: note, bytes: Buffer.byteLength(note), truncated: false },
+      durationMs,
+      timedOut: outcome === 'timeout',
+      kernelRestarted: true,
+    }
+  }
+
+  /** Restarts a container whose kernel stopped between requests; true when it did. */
+  private async reviveIfDead(sandbox: DockerSandbox): Promise<boolean> {
+    if (sandbox.kernel.alive) return false
+    await this.restartContainer(sandbox)
+    return true
+  }
+
+  /** Kills the container (if still running), returns its exit code, and starts it again. */
+  private async restartContainer(sandbox: DockerSandbox): Promise<number> {
+    const name = containerName(sandbox.id)
+    sandbox.kernel.close()
+    await this.engine
+      .call('POST', `/containers/${name}/kill?signal=KILL`, undefined, [200, 204, 304, 409])
+      .catch((error: Error) => {
+        if (!(error instanceof DockerApiError && error.status === 500)) throw error
+      })
+    const { StatusCode } = await this.engine.json<{ StatusCode?: number }>(
+      'POST',
+      `/containers/${name}/wait?condition=not-running`,
+    )
+    sandbox.kernel = await this.startKernel(sandbox.id)
+    return typeof StatusCode === 'number' ? StatusCode : 1
+  }
+
+  private mustGet(id: string): DockerSandbox {
+    const sandbox = this.sandboxes.get(id)
+    if (!sandbox)
+      throw new SandboxError(`no sandbox ${String(id).slice(0, 40)}`, 'sandbox_not_found')
+    return sandbox
+  }
+
+  private enqueue<T>(id: string, action: (sandbox: DockerSandbox) => Promise<T>): Promise<T> {
+    let sandbox: DockerSandbox
+    try {
+      sandbox = this.mustGet(id)
+    } catch (error) {
+      return Promise.reject(error)
+    }
+    const next = sandbox.queue.then(() => {
+      if (this.sandboxes.get(id) !== sandbox) {
+        throw new SandboxError(`no sandbox ${id}`, 'sandbox_not_found')
+      }
+      return action(sandbox)
+    })
+    sandbox.queue = next.catch(() => undefined)
+    return next
+  }
+}
+
+/** Container names carry the sandbox id and nothing about the host. */
+function containerName(id: string): string {
+  return `syntic-${id}`
+}
+
+/**
+ * Docker takes the profile inline. Podman's compatible service reads `seccomp=` as a file path, so
+ * on this machine the profile is written beside the disks; a remote Podman keeps its own default
+ * profile (which also refuses mount, namespaces, keyctl, bpf and the like).
+ */
+async function seccompDelivery(
+  engine: DockerEngine,
+  stateDir: string,
+): Promise<ContainerPlan['seccomp']> {
+  const version = await engine.json<{ Components?: { Name?: string }[] }>('GET', '/version')
+  const podman = version.Components?.some((c) => /podman/i.test(c.Name ?? '')) ?? false
+  if (!podman) return { inline: true }
+  if (!engine.address.local) return 'default'
+  const path = join(stateDir, 'seccomp.json')
+  await writeFile(path, JSON.stringify(dockerSeccompProfile()), { mode: 0o644 })
+  return { path }
+}
+
+function checkLoopDisks(engine: DockerEngine): void {
+  if (!engine.address.local) {
+    throw new Error('loop disks need the Docker daemon on this machine (a unix socket)')
+  }
+  if (process.getuid?.() !== 0) throw new Error('loop disks need root (mount)')
+  for (const tool of ['mkfs.ext4', 'mount']) {
+    try {
+      execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' })
+    } catch {
+      throw new Error(`loop disks need ${tool} (apt-get install e2fsprogs util-linux)`)
+    }
+  }
+}
+
+async function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms)
+  })
+  try {
+    return await Promise.race([promise, timeout])
+  } finally {
+    clearTimeout(timer)
+  }
+}
