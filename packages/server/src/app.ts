@@ -1,8 +1,10 @@
 import type { AddressInfo } from 'node:net'
+import type { SandboxDriver } from '@syntic/sandbox'
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify'
 import { LocalBlobStore } from './blobs/local-blob-store.js'
 import type { BlobStore } from './blobs/port.js'
 import type { ServerConfig } from './config.js'
+import { openContainerRuntime } from './containers/runtime.js'
 import { ApiError } from './errors.js'
 import { FileService } from './files/file-service.js'
 import { DEFAULT_FILE_MAX_BYTES } from './files/limits.js'
@@ -20,6 +22,7 @@ import { requestTracker } from './http/request-tracking.js'
 import { usageRoutes } from './http/usage-routes.js'
 import { serverToolCallCounter } from './loop/server-tool-metrics.js'
 import { Metrics } from './metrics.js'
+import { OrgSettingsReader } from './orgs/org-settings-reader.js'
 import { type LogSink, loggedPath, writeErrorLog } from './request-log.js'
 import type { ToolIndex } from './server-tools/index.js'
 import { createToolIndex } from './server-tools/tool-search/create-tool-index.js'
@@ -44,6 +47,11 @@ export interface AppDeps {
   toolIndex?: ToolIndex
   /** Where file contents go; by default a folder in `config.home` (`LocalBlobStore`). */
   blobs?: BlobStore
+  /**
+   * The sandbox driver for code execution, owned by the caller; by default one is opened from
+   * `config.sandbox` (none when that is unset) and closed with the app.
+   */
+  sandbox?: SandboxDriver
 }
 
 /** The API's paths and the methods each takes; any other method on them is a 405. */
@@ -71,6 +79,18 @@ export async function createApp(config: ServerConfig, deps: AppDeps): Promise<Fa
   const errorLog = deps.errorLog ?? process.stderr
   const metrics = new Metrics()
   const models = new ModelMap(config.models)
+  const files = new FileService(
+    store,
+    deps.blobs ?? new LocalBlobStore(config.home),
+    config.filesMaxBytes ?? DEFAULT_FILE_MAX_BYTES,
+  )
+  const ledger = new UsageLedger(store)
+  const runtime = await openContainerRuntime({
+    store,
+    config: config.sandbox,
+    ...(deps.sandbox ? { driver: deps.sandbox } : {}),
+    errorLog,
+  })
   const endpoints = new ModelEndpoints({
     upstream: deps.upstream ?? null,
     models,
@@ -78,6 +98,13 @@ export async function createApp(config: ServerConfig, deps: AppDeps): Promise<Fa
     errorLog,
     toolIndex: deps.toolIndex ?? createToolIndex(config.embeddings),
     serverToolCalls: serverToolCallCounter(metrics.registry),
+    codeExecution: {
+      containers: runtime.containers,
+      ...(runtime.unavailable !== undefined ? { unavailable: runtime.unavailable } : {}),
+      files,
+      orgSettings: new OrgSettingsReader(store),
+      ledger,
+    },
   })
 
   const track = requestTracker(metrics, log)
@@ -97,6 +124,9 @@ export async function createApp(config: ServerConfig, deps: AppDeps): Promise<Fa
   })
 
   app.decorateRequest('syntic', null)
+  app.addHook('onClose', async () => {
+    await runtime.close()
+  })
   closeUnusedConnectionsOnClose(app)
 
   let closing = false
@@ -172,14 +202,9 @@ export async function createApp(config: ServerConfig, deps: AppDeps): Promise<Fa
     return modelList
   })
 
-  const files = new FileService(
-    store,
-    deps.blobs ?? new LocalBlobStore(config.home),
-    config.filesMaxBytes ?? DEFAULT_FILE_MAX_BYTES,
-  )
   await app.register(filesRoutes, { files, authenticate: authenticated.onRequest })
   await app.register(usageRoutes, {
-    ledger: new UsageLedger(store),
+    ledger,
     authenticate: authenticated.onRequest,
   })
 
@@ -228,6 +253,8 @@ export interface StartOptions {
   log?: LogSink
   errorLog?: LogSink
   toolIndex?: ToolIndex
+  /** A sandbox driver the caller owns, instead of one opened from `config.sandbox`. */
+  sandbox?: SandboxDriver
 }
 
 // In-flight requests may finish within this; streams still open after it are cut.

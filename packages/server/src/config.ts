@@ -18,6 +18,32 @@ export interface EmbeddingsConfig {
   apiKey?: string
 }
 
+/** A model with its upstream id and the server tools it may use (unset: all of them). */
+export interface ModelConfig {
+  id: string
+  server_tools?: string[]
+}
+
+/** Code execution's sandboxes (spec: code-execution). */
+export interface SandboxConfig {
+  /** `local` (bubblewrap + cgroups, the default) or `docker` (Docker Engine API, Podman). */
+  driver: 'local' | 'docker'
+  /** The Docker Engine API address for the docker driver (`unix:///run/docker.sock`, `tcp://...`). */
+  dockerHost?: string
+  /** Live sandboxes this server's fleet may hold; past it new containers get 503 `overloaded`. */
+  maxSandboxes: number
+  /** Sandboxes kept started so that a new container costs no start-up. */
+  poolSize: number
+  /** Idle and absolute container lifetimes (spec: 30 minutes, 24 hours). */
+  idleMs: number
+  maxLifetimeMs: number
+  reapIntervalMs: number
+  /** Names this server's fleet in a shared store; by default the driver and host name. */
+  fleet?: string
+  /** Per-run wall-clock limit; the spec's 120 s unless set (tests shorten it). */
+  runTimeoutMs?: number
+}
+
 export interface ServerConfig {
   host: string
   port: number
@@ -26,8 +52,8 @@ export interface ServerConfig {
   /** A PostgreSQL URL; when set, the store is PostgreSQL instead of SQLite. */
   databaseUrl?: string
   upstream?: UpstreamConfig
-  /** Syntic model names (`"Syntic Code"`) to upstream model ids. */
-  models: Record<string, string>
+  /** Syntic model names (`"Syntic Code"`) to upstream model ids, or to `{ id, server_tools }`. */
+  models: Record<string, string | ModelConfig>
   /** Largest request body accepted; larger gets 413. */
   bodyLimitBytes: number
   /** One JSON line per request on stdout. */
@@ -36,4 +62,6 @@ export interface ServerConfig {
   embeddings?: EmbeddingsConfig
   /** Largest file `POST /v1/files` accepts; unset: 512 MiB (files/limits.ts). */
   filesMaxBytes?: number
+  /** Code execution's sandboxes; unset: the local driver with the defaults. */
+  sandbox?: SandboxConfig
 }

@@ -33,7 +33,33 @@ describe('loadConfig', () => {
       models: {},
       bodyLimitBytes: 32 * 1024 * 1024,
       requestLog: true,
+      sandbox: {
+        driver: 'local',
+        maxSandboxes: 64,
+        poolSize: 1,
+        idleMs: 30 * 60 * 1000,
+        maxLifetimeMs: 24 * 3600 * 1000,
+        reapIntervalMs: 60_000,
+      },
     })
+  })
+
+  it('reads the sandbox driver, capacity and pool from the environment, and rejects others', () => {
+    const config = loadConfig(
+      {
+        SYNTIC_SANDBOX_DRIVER: 'docker',
+        SYNTIC_DOCKER_HOST: 'unix:///run/podman.sock',
+        SYNTIC_SANDBOX_MAX: '5',
+        SYNTIC_SANDBOX_POOL: '0',
+      },
+      dir,
+    )
+    assert.equal(config.sandbox?.driver, 'docker')
+    assert.equal(config.sandbox?.dockerHost, 'unix:///run/podman.sock')
+    assert.equal(config.sandbox?.maxSandboxes, 5)
+    assert.equal(config.sandbox?.poolSize, 0)
+    fails({ SYNTIC_SANDBOX_DRIVER: 'kubernetes' }, /SYNTIC_SANDBOX_DRIVER/)
+    fails({ SYNTIC_SANDBOX_MAX: '0' }, /SYNTIC_SANDBOX_MAX/)
   })
 
   it('reads the embeddings server for semantic tool search from the environment', () => {
@@ -51,7 +77,7 @@ describe('loadConfig', () => {
       apiKey: 'sk-emb',
     })
     fails({ SYNTIC_EMBEDDINGS_URL: 'http://127.0.0.1:8001/v1' }, /^SYNTIC_EMBEDDINGS_MODEL$/)
-    fails({ SYNTIC_EMBEDDINGS_MODEL: 'bge-small' }, /^SYNTIC_EMBEDDINGS_MODEL$/, /URL is not/)
+    fails({ SYNTIC_EMBEDDINGS_MODEL: 'bge-small' }, /^SYNTIC_EMBEDDINGS_MODEL$/, /URL .*is not/)
     fails({ SYNTIC_EMBEDDINGS_API_KEY: 'k' }, /^SYNTIC_EMBEDDINGS_API_KEY$/)
     fails(
       { SYNTIC_EMBEDDINGS_URL: 'ftp://x', SYNTIC_EMBEDDINGS_MODEL: 'm' },
@@ -60,7 +86,53 @@ describe('loadConfig', () => {
     fails(
       { SYNTIC_EMBEDDINGS_URL: 'http://u:secret@x/v1', SYNTIC_EMBEDDINGS_MODEL: 'm' },
       /^SYNTIC_EMBEDDINGS_URL$/,
+      /SYNTIC_EMBEDDINGS_API_KEY/,
     )
+  })
+
+  it('reads the embeddings server from the config file, the environment taking precedence', () => {
+    const file = join(dir, 'embeddings.json')
+    const write = (embeddings: unknown) => writeFileSync(file, JSON.stringify({ embeddings }))
+    write({ url: 'http://127.0.0.1:8001/v1', model: 'bge-small', apiKey: 'sk-file' })
+    assert.deepEqual(loadConfig({ SYNTIC_CONFIG: file }, dir).embeddings, {
+      url: 'http://127.0.0.1:8001/v1',
+      model: 'bge-small',
+      apiKey: 'sk-file',
+    })
+    assert.deepEqual(
+      loadConfig(
+        { SYNTIC_CONFIG: file, SYNTIC_EMBEDDINGS_MODEL: 'e5', SYNTIC_EMBEDDINGS_API_KEY: 'k' },
+        dir,
+      ).embeddings,
+      { url: 'http://127.0.0.1:8001/v1', model: 'e5', apiKey: 'k' },
+    )
+    write({ model: 'bge-small' })
+    fails({ SYNTIC_CONFIG: file }, /"embeddings.model"$/, /embeddings.url/)
+    write({ url: 'http://127.0.0.1:8001/v1' })
+    fails({ SYNTIC_CONFIG: file }, /^SYNTIC_EMBEDDINGS_MODEL$/, /embeddings.model/)
+    write({ url: 'http://user:hunter2@127.0.0.1:8001/v1', model: 'm' })
+    assert.throws(
+      () => loadConfig({ SYNTIC_CONFIG: file }, dir),
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigError)
+        assert.match(error.setting, /"embeddings.url"$/)
+        assert.match(error.message, /embeddings.apiKey/)
+        assert.doesNotMatch(error.message, /upstream|hunter2/)
+        return true
+      },
+    )
+    for (const [bad, setting] of [
+      ['not an object', /"embeddings"$/],
+      [{ url: 'http://x/v1', model: 'm', key: 'k' }, /"embeddings.key"$/],
+      [{ url: 42, model: 'm' }, /"embeddings.url"$/],
+      [{ url: 'file:///etc/passwd', model: 'm' }, /"embeddings.url"$/],
+      [{ url: 'http://x/v1', model: '' }, /"embeddings.model"$/],
+      [{ url: 'http://x/v1', model: 'm', apiKey: ['k'] }, /"embeddings.apiKey"$/],
+      [{ url: `http://x/${'v'.repeat(100_000)}?q=1`, model: 'm' }, /"embeddings.url"$/],
+    ] as const) {
+      write(bad)
+      fails({ SYNTIC_CONFIG: file }, setting)
+    }
   })
 
   it('reads every environment setting', () => {

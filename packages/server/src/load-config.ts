@@ -1,6 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
-import type { EmbeddingsConfig, ServerConfig, UpstreamConfig } from './config.js'
+import type {
+  EmbeddingsConfig,
+  ModelConfig,
+  SandboxConfig,
+  ServerConfig,
+  UpstreamConfig,
+} from './config.js'
 import type { UpstreamFormat } from './upstream/port.js'
 
 /** A setting that cannot be used; the message names the setting and what it takes. */
@@ -38,8 +44,14 @@ const FILE_KEYS = [
   'bodyLimitBytes',
   'requestLog',
   'filesMaxBytes',
+  'embeddings',
 ] as const
 const UPSTREAM_KEYS = ['url', 'apiKey', 'format', 'timeoutMs', 'connectTimeoutMs'] as const
+const EMBEDDINGS_KEYS = ['url', 'model', 'apiKey'] as const
+const UPSTREAM_KEY_HINT =
+  "put the upstream's key in SYNTIC_UPSTREAM_API_KEY (or upstream.apiKey in the config file)"
+const EMBEDDINGS_KEY_HINT =
+  "put the embeddings server's key in SYNTIC_EMBEDDINGS_API_KEY (or embeddings.apiKey in the config file)"
 
 type Env = Record<string, string | undefined>
 
@@ -60,10 +72,13 @@ interface FileSettings {
   upstreamFormat?: Source<UpstreamFormat>
   upstreamTimeoutMs?: Source<number>
   upstreamConnectTimeoutMs?: Source<number>
-  models?: Record<string, string>
+  models?: Record<string, string | ModelConfig>
   bodyLimitBytes?: Source<number>
   requestLog?: Source<boolean>
   filesMaxBytes?: Source<number>
+  embeddingsUrl?: Source<string>
+  embeddingsModel?: Source<string>
+  embeddingsApiKey?: Source<string>
 }
 
 /**
@@ -119,37 +134,79 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   }
   if (databaseUrl !== undefined) config.databaseUrl = databaseUrl
   if (upstream !== undefined) config.upstream = upstream
-  const embeddings = embeddingsConfig(env)
+  const embeddings = embeddingsConfig(env, file)
   if (embeddings !== undefined) config.embeddings = embeddings
   const filesMaxBytes =
     envInteger(env, 'SYNTIC_FILES_MAX_BYTES', 1, MAX_FILES_MAX_BYTES) ?? file.filesMaxBytes?.value
   if (filesMaxBytes !== undefined) config.filesMaxBytes = filesMaxBytes
+  config.sandbox = sandboxConfig(env)
   return config
 }
 
-/** The embeddings server for semantic tool search, from the environment only. */
-function embeddingsConfig(env: Env): EmbeddingsConfig | undefined {
-  const raw = nonEmpty(env, 'SYNTIC_EMBEDDINGS_URL')
-  const model = nonEmpty(env, 'SYNTIC_EMBEDDINGS_MODEL')
-  const apiKey = nonEmpty(env, 'SYNTIC_EMBEDDINGS_API_KEY')
-  if (raw === undefined) {
-    const orphan = model !== undefined ? 'SYNTIC_EMBEDDINGS_MODEL' : 'SYNTIC_EMBEDDINGS_API_KEY'
-    if (model !== undefined || apiKey !== undefined) {
+/** Live sandboxes one server runs by default: 2 vCPU and 4 GB each are limits, not reservations. */
+export const DEFAULT_SANDBOX_MAX = 64
+export const DEFAULT_SANDBOX_POOL = 1
+
+/** Code execution's sandboxes, from the environment only. */
+function sandboxConfig(env: Env): SandboxConfig {
+  const driver = nonEmpty(env, 'SYNTIC_SANDBOX_DRIVER') ?? 'local'
+  if (driver !== 'local' && driver !== 'docker') {
+    throw new ConfigError(
+      'SYNTIC_SANDBOX_DRIVER',
+      `SYNTIC_SANDBOX_DRIVER must be local or docker; got ${quote(driver)}`,
+    )
+  }
+  const config: SandboxConfig = {
+    driver,
+    maxSandboxes: envInteger(env, 'SYNTIC_SANDBOX_MAX', 1, 100_000) ?? DEFAULT_SANDBOX_MAX,
+    poolSize: envInteger(env, 'SYNTIC_SANDBOX_POOL', 0, 1000) ?? DEFAULT_SANDBOX_POOL,
+    idleMs: 30 * 60 * 1000,
+    maxLifetimeMs: 24 * 60 * 60 * 1000,
+    reapIntervalMs: 60 * 1000,
+  }
+  const dockerHost = nonEmpty(env, 'SYNTIC_DOCKER_HOST')
+  if (dockerHost !== undefined) config.dockerHost = dockerHost
+  const fleet = nonEmpty(env, 'SYNTIC_SANDBOX_FLEET')
+  if (fleet !== undefined) config.fleet = fleet
+  return config
+}
+
+/** The embeddings server for semantic tool search: each setting from the environment, else the file. */
+function embeddingsConfig(env: Env, file: FileSettings): EmbeddingsConfig | undefined {
+  const envUrl = nonEmpty(env, 'SYNTIC_EMBEDDINGS_URL')
+  const url: Source<string> | undefined =
+    envUrl === undefined
+      ? file.embeddingsUrl
+      : {
+          value: checkHttpUrl('SYNTIC_EMBEDDINGS_URL', envUrl, EMBEDDINGS_KEY_HINT),
+          setting: 'SYNTIC_EMBEDDINGS_URL',
+        }
+  const model = envSource(env, 'SYNTIC_EMBEDDINGS_MODEL') ?? file.embeddingsModel
+  const apiKey = envSource(env, 'SYNTIC_EMBEDDINGS_API_KEY') ?? file.embeddingsApiKey
+  if (url === undefined) {
+    const orphan = model ?? apiKey
+    if (orphan !== undefined) {
       throw new ConfigError(
-        orphan,
-        `${orphan} is set but SYNTIC_EMBEDDINGS_URL is not: set it to an OpenAI-compatible base URL like http://127.0.0.1:8001/v1`,
+        orphan.setting,
+        `${orphan.setting} is set but SYNTIC_EMBEDDINGS_URL (or "embeddings.url" in the config file) is not: set it to an OpenAI-compatible base URL like http://127.0.0.1:8001/v1`,
       )
     }
     return undefined
   }
-  const url = checkHttpUrl('SYNTIC_EMBEDDINGS_URL', raw)
   if (model === undefined) {
     throw new ConfigError(
       'SYNTIC_EMBEDDINGS_MODEL',
-      'SYNTIC_EMBEDDINGS_URL is set but SYNTIC_EMBEDDINGS_MODEL is not: name the embedding model to ask for',
+      `${url.setting} is set but SYNTIC_EMBEDDINGS_MODEL (or "embeddings.model" in the config file) is not: name the embedding model to ask for`,
     )
   }
-  return apiKey === undefined ? { url, model } : { url, model, apiKey }
+  const config: EmbeddingsConfig = { url: url.value, model: model.value }
+  if (apiKey !== undefined) config.apiKey = apiKey.value
+  return config
+}
+
+function envSource(env: Env, name: string): Source<string> | undefined {
+  const value = nonEmpty(env, name)
+  return value === undefined ? undefined : { value, setting: name }
 }
 
 function upstreamConfig(env: Env, file: FileSettings): UpstreamConfig | undefined {
@@ -300,7 +357,28 @@ function fileSettings(raw: Record<string, unknown>, path: string): FileSettings 
   }
   if (raw.models !== undefined) settings.models = fileModels(raw.models, at('models'))
   if (raw.upstream !== undefined) fileUpstream(raw.upstream, path, settings)
+  if (raw.embeddings !== undefined) fileEmbeddings(raw.embeddings, path, settings)
   return settings
+}
+
+function fileEmbeddings(raw: unknown, path: string, settings: FileSettings): void {
+  const at = (key: string) => `${path}: "embeddings.${key}"`
+  if (!isPlainObject(raw)) {
+    throw new ConfigError(`${path}: "embeddings"`, `${path}: "embeddings" must be an object`)
+  }
+  unknownKeys(raw, EMBEDDINGS_KEYS, path, 'embeddings.')
+  if (raw.url !== undefined) {
+    const setting = at('url')
+    const value = checkHttpUrl(setting, fileString(raw.url, setting), EMBEDDINGS_KEY_HINT)
+    settings.embeddingsUrl = { value, setting }
+  }
+  if (raw.model !== undefined) {
+    settings.embeddingsModel = { value: fileString(raw.model, at('model')), setting: at('model') }
+  }
+  if (raw.apiKey !== undefined) {
+    const setting = at('apiKey')
+    settings.embeddingsApiKey = { value: fileString(raw.apiKey, setting), setting }
+  }
 }
 
 function fileUpstream(raw: unknown, path: string, settings: FileSettings): void {
@@ -339,7 +417,34 @@ function fileUpstream(raw: unknown, path: string, settings: FileSettings): void 
   }
 }
 
-function fileModels(raw: unknown, setting: string): Record<string, string> {
+const SERVER_TOOLS = ['syntic_code_execution', 'syntic_tool_search']
+
+/** `{ "id": "upstream-id", "server_tools": [...] }`, the object form of a model entry. */
+function fileModel(raw: Record<string, unknown>, name: string, setting: string): ModelConfig {
+  const at = `${setting}.${name}`
+  for (const key of Object.keys(raw)) {
+    if (key !== 'id' && key !== 'server_tools') {
+      throw new ConfigError(at, `${at} has the unknown key ${quote(key)}; use id and server_tools`)
+    }
+  }
+  if (typeof raw.id !== 'string' || raw.id.trim() === '') {
+    throw new ConfigError(at, `${at}.id must be a non-empty upstream model id`)
+  }
+  const model: ModelConfig = { id: raw.id }
+  if (raw.server_tools !== undefined) {
+    const tools = raw.server_tools
+    if (!Array.isArray(tools) || !tools.every((t) => SERVER_TOOLS.includes(t))) {
+      throw new ConfigError(
+        at,
+        `${at}.server_tools must list server tools the model may use, among ${SERVER_TOOLS.join(', ')}`,
+      )
+    }
+    model.server_tools = [...tools]
+  }
+  return model
+}
+
+function fileModels(raw: unknown, setting: string): Record<string, string | ModelConfig> {
   if (!isPlainObject(raw)) {
     throw new ConfigError(
       setting,
@@ -347,9 +452,13 @@ function fileModels(raw: unknown, setting: string): Record<string, string> {
     )
   }
   // A null prototype: model names come from clients and must never reach Object.prototype.
-  const models: Record<string, string> = Object.create(null)
+  const models: Record<string, string | ModelConfig> = Object.create(null)
   for (const [name, id] of Object.entries(raw)) {
     if (name.trim() === '') throw new ConfigError(setting, `${setting} has an empty model name`)
+    if (isPlainObject(id)) {
+      models[name] = fileModel(id, name, setting)
+      continue
+    }
     if (typeof id !== 'string' || id.trim() === '') {
       throw new ConfigError(
         setting,
@@ -397,7 +506,7 @@ function checkInteger(setting: string, value: unknown, min: number, max: number)
 }
 
 // The URL may carry credentials: messages name the setting and the problem, never the value.
-function checkHttpUrl(setting: string, value: string): string {
+function checkHttpUrl(setting: string, value: string, keyHint = UPSTREAM_KEY_HINT): string {
   let url: URL
   try {
     url = new URL(value)
@@ -411,10 +520,7 @@ function checkHttpUrl(setting: string, value: string): string {
     throw new ConfigError(setting, `${setting} must be an http(s) URL (http:// or https://)`)
   }
   if (url.username !== '' || url.password !== '') {
-    throw new ConfigError(
-      setting,
-      `${setting} must not hold a user name or password; put the upstream's key in SYNTIC_UPSTREAM_API_KEY (or upstream.apiKey in the config file)`,
-    )
+    throw new ConfigError(setting, `${setting} must not hold a user name or password; ${keyHint}`)
   }
   if (url.search !== '' || url.hash !== '') {
     throw new ConfigError(setting, `${setting} must be a base URL without ?query or #fragment`)

@@ -1,6 +1,13 @@
 // The chat completions wire format (`POST /v1/chat/completions`), shaped like OpenAI's API and the
 // server's internal format. Field names follow the official `openai` SDK's type definitions.
 import type {
+  CodeExecutionFile,
+  CodeExecutionToolEntry,
+  ContainerInfo,
+  IncludeValue,
+  ServerToolUsage,
+} from '../server-tools/code-execution.js'
+import type {
   McpServerEntry,
   ServerToolCall,
   ServerToolCallDelta,
@@ -94,6 +101,8 @@ export interface ChatAssistantMessage {
   server_tool_calls?: ServerToolCall[]
   /** The deferred tools loaded when this message was written; replayed when sent back. */
   tool_search?: ToolSearchRecord
+  /** Files code execution wrote, as the response carried them; dropped before the upstream. */
+  files?: CodeExecutionFile[]
 }
 
 export interface ChatToolMessage {
@@ -156,7 +165,12 @@ export interface StandardToolEntry {
   max_output_chars?: number
 }
 
-export type ChatTool = ChatFunctionTool | ChatCustomTool | StandardToolEntry | ToolSearchToolEntry
+export type ChatTool =
+  | ChatFunctionTool
+  | ChatCustomTool
+  | StandardToolEntry
+  | ToolSearchToolEntry
+  | CodeExecutionToolEntry
 
 /** OpenAI's legacy `functions` entry. */
 export interface ChatLegacyFunction {
@@ -234,6 +248,8 @@ export interface ChatCompletionRequest {
   functions?: ChatLegacyFunction[]
   function_call?: 'none' | 'auto' | { name: string }
   mcp_servers?: McpServerEntry[]
+  /** Syntic: extra response detail, such as each run's code and output. */
+  include?: IncludeValue[]
 }
 
 export type ChatFinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'function_call'
@@ -254,6 +270,8 @@ export interface ChatUsage {
     accepted_prediction_tokens?: number
     rejected_prediction_tokens?: number
   }
+  /** What server tools used for this request, as billed. */
+  server_tool_use?: ServerToolUsage
 }
 
 export interface ChatTokenLogprob {
@@ -278,6 +296,7 @@ export interface ChatResponseMessage {
   function_call?: { name: string; arguments: string } | null
   server_tool_calls?: ServerToolCall[]
   tool_search?: ToolSearchRecord
+  files?: CodeExecutionFile[]
 }
 
 export interface ChatChoice {
@@ -298,6 +317,8 @@ export interface ChatCompletion {
   usage?: ChatUsage
   system_fingerprint?: string
   service_tier?: ChatServiceTier | null
+  /** The container code execution used; send its id back to reuse it. */
+  container?: ContainerInfo
 }
 
 /** One streamed piece of a tool call: `index` says which call it belongs to. */
@@ -319,6 +340,8 @@ export interface ChatDelta {
   /** Server tool calls as they run: each first `running`, then with its result. */
   server_tool_calls?: ServerToolCallDelta[]
   tool_search?: ToolSearchRecord
+  /** In the last delta: the files code execution wrote. */
+  files?: CodeExecutionFile[]
 }
 
 export interface ChatChunkChoice {
@@ -340,4 +363,6 @@ export interface ChatCompletionChunk {
   usage?: ChatUsage | null
   system_fingerprint?: string
   service_tier?: ChatServiceTier | null
+  /** On the finish chunk: the container code execution used. */
+  container?: ContainerInfo
 }

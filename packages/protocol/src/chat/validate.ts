@@ -1,6 +1,14 @@
 // Validation of `POST /v1/chat/completions` bodies: hand-written checks, no schema compilation,
 // no recursion into caller JSON (so deeply nested input cannot exhaust the stack), stopping at the
 // first problem.
+
+import { CODE_EXECUTION_TYPE } from '../server-tools/code-execution.js'
+import {
+  type CodeExecutionUsage,
+  checkCodeExecutionEntry,
+  checkFilesRecord,
+  checkInclude,
+} from '../server-tools/code-execution-checks.js'
 import { checkServerToolCalls, checkToolSearchRecord } from '../server-tools/record-checks.js'
 import {
   type ChosenTool,
@@ -256,6 +264,7 @@ const FIELD_CHECKS: Record<string, FieldCheck> = {
   prompt_cache_retention: nullable(oneOf(['in_memory', '24h'])),
   prompt_cache_options: checkPromptCacheOptions,
   moderation: nullable(checkModeration),
+  include: checkInclude,
 }
 
 const CONVERSATION_FIELDS = [
@@ -286,6 +295,7 @@ const MESSAGE_KEYS = {
     'audio',
     'server_tool_calls',
     'tool_search',
+    'files',
   ),
   tool: keys('role', 'content', 'tool_call_id'),
   function: keys('role', 'content', 'name'),
@@ -426,6 +436,7 @@ function checkMessages(value: unknown): void {
       if (message.tool_search !== undefined) {
         checkToolSearchRecord(message.tool_search, `${at}.tool_search`)
       }
+      if (message.files !== undefined) checkFilesRecord(message.files, `${at}.files`)
       if (hasCalls) {
         const ids = checkToolCalls(message.tool_calls, `${at}.tool_calls`)
         if (ids.size > 0) {
@@ -488,13 +499,18 @@ function checkCustomTool(tool: Record<string, unknown>, at: string, names: Set<s
   return name
 }
 
-const TOOL_TYPES = ['function', 'custom', TOOL_SEARCH_TYPE]
+const TOOL_TYPES = ['function', 'custom', TOOL_SEARCH_TYPE, CODE_EXECUTION_TYPE]
 
 /**
  * Checks `tools`, adds to `names` every name the model may call (functions, custom, standard, the
  * search tool) and notes in `usage` which tools are deferred.
  */
-function checkTools(tools: unknown[], names: Set<string>, usage: ToolSearchUsage): void {
+function checkTools(
+  tools: unknown[],
+  names: Set<string>,
+  usage: ToolSearchUsage,
+  codeExecution: CodeExecutionUsage,
+): void {
   const standard = new Map<string, string>()
   for (let i = 0; i < tools.length; i++) {
     const at = `tools[${i}]`
@@ -515,6 +531,9 @@ function checkTools(tools: unknown[], names: Set<string>, usage: ToolSearchUsage
     } else if (type === TOOL_SEARCH_TYPE) {
       checkToolSearchEntry(tool, at, usage)
       names.add(TOOL_SEARCH_TYPE)
+    } else if (type === CODE_EXECUTION_TYPE) {
+      checkCodeExecutionEntry(tool, at, codeExecution)
+      names.add(CODE_EXECUTION_TYPE)
     } else if (isStandardToolType(type)) {
       rejectDeferredStandardTool(tool, at)
       checkStandardToolEntry(tool, type, at, standard)
@@ -585,15 +604,17 @@ function checkFunctionChoice(value: unknown, names: Set<string>): ChosenTool | u
 function checkToolFields(request: Record<string, unknown>): void {
   const tools = request.tools === undefined ? [] : asArray(request.tools, 'tools')
   const functions = request.functions === undefined ? [] : asArray(request.functions, 'functions')
-  // Length first, so an oversized list fails before its entries are walked; one search entry is
-  // allowed on top, as it is no tool of the caller's.
-  checkToolCount(tools.length + functions.length, 1, 'tools')
+  // Length first, so an oversized list fails before its entries are walked; the server tools'
+  // entries (search, code execution) are allowed on top, as they are no tools of the caller's.
+  checkToolCount(tools.length + functions.length, 2, 'tools')
   const names = new Set<string>()
   const usage = newToolSearchUsage()
-  checkTools(tools, names, usage)
+  const codeExecution: CodeExecutionUsage = { at: undefined }
+  checkTools(tools, names, usage, codeExecution)
   checkFunctions(functions, names)
   usage.loaded += functions.length
-  checkToolCount(tools.length + functions.length, usage.searchAt === undefined ? 0 : 1, 'tools')
+  const serverEntries = (usage.searchAt === undefined ? 0 : 1) + (codeExecution.at ? 1 : 0)
+  checkToolCount(tools.length + functions.length, serverEntries, 'tools')
   if (request.mcp_servers !== undefined) checkMcpServers(request.mcp_servers, 'mcp_servers', usage)
   checkToolSearchRequired(usage)
   if (request.tool_choice !== undefined) {

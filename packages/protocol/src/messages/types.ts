@@ -2,6 +2,15 @@
 // names follow the official `@anthropic-ai/sdk` type definitions.
 import type { StandardToolEntry } from '../chat/types.js'
 import type {
+  CodeExecutionFile,
+  CodeExecutionToolEntry,
+  ContainerInfo,
+  IncludeValue,
+  MessagesCodeExecutionResultBlock,
+  MessagesCodeExecutionUseBlock,
+  ServerToolUsage,
+} from '../server-tools/code-execution.js'
+import type {
   McpServerEntry,
   MessagesServerToolUseBlock,
   MessagesToolSearchResultBlock,
@@ -92,6 +101,8 @@ export type MessagesContentBlockParam =
   | MessagesRedactedThinkingBlockParam
   | MessagesServerToolUseBlock
   | MessagesToolSearchResultBlock
+  | MessagesCodeExecutionUseBlock
+  | MessagesCodeExecutionResultBlock
 
 export interface MessagesUserMessage {
   role: 'user'
@@ -135,7 +146,11 @@ export interface MessagesCustomTool {
   allowed_callers?: string[]
 }
 
-export type MessagesTool = MessagesCustomTool | StandardToolEntry | ToolSearchToolEntry
+export type MessagesTool =
+  | MessagesCustomTool
+  | StandardToolEntry
+  | ToolSearchToolEntry
+  | CodeExecutionToolEntry
 
 export type MessagesToolChoice =
   | { type: 'auto'; disable_parallel_tool_use?: boolean }
@@ -167,6 +182,8 @@ export interface MessagesRequest {
   service_tier?: 'auto' | 'standard_only'
   container?: string | { id?: string | null; skills?: Record<string, unknown>[] | null } | null
   mcp_servers?: McpServerEntry[]
+  /** Syntic: extra response detail, such as each run's code and output. */
+  include?: IncludeValue[]
   cache_control?: MessagesCacheControl | null
   context_management?: Record<string, unknown> | null
   diagnostics?: { previous_message_id?: string | null } | null
@@ -209,6 +226,8 @@ export type MessagesContentBlock =
   | MessagesRedactedThinkingBlock
   | MessagesServerToolUseBlock
   | MessagesToolSearchResultBlock
+  | MessagesCodeExecutionUseBlock
+  | MessagesCodeExecutionResultBlock
 
 export type MessagesStopReason =
   | 'end_turn'
@@ -225,6 +244,7 @@ export interface MessagesUsage {
   output_tokens: number
   cache_creation_input_tokens?: number | null
   cache_read_input_tokens?: number | null
+  server_tool_use?: ServerToolUsage
 }
 
 /** The response of a non-streaming messages request, and the `message` of `message_start`. */
@@ -237,6 +257,9 @@ export interface MessagesResponse {
   stop_reason: MessagesStopReason | null
   stop_sequence: string | null
   usage: MessagesUsage
+  /** Syntic code execution: the container the runs used, and the files they wrote. */
+  container?: ContainerInfo
+  files?: CodeExecutionFile[]
 }
 
 export interface MessagesMessageStartEvent {
@@ -275,11 +298,18 @@ export interface MessagesDeltaUsage {
   input_tokens?: number | null
   cache_creation_input_tokens?: number | null
   cache_read_input_tokens?: number | null
+  server_tool_use?: ServerToolUsage
 }
 
 export interface MessagesMessageDeltaEvent {
   type: 'message_delta'
-  delta: { stop_reason: MessagesStopReason | null; stop_sequence: string | null }
+  delta: {
+    stop_reason: MessagesStopReason | null
+    stop_sequence: string | null
+    /** Syntic code execution, in the last message_delta (the Anthropic SDK keeps `container`). */
+    container?: ContainerInfo
+    files?: CodeExecutionFile[]
+  }
   usage: MessagesDeltaUsage
 }
 

@@ -25,6 +25,13 @@ import {
   checkToolName,
   rejectUnknownToolType,
 } from '../chat/tool-checks.js'
+import { CODE_EXECUTION_TYPE } from '../server-tools/code-execution.js'
+import {
+  type CodeExecutionUsage,
+  checkCodeExecutionEntry,
+  checkCodeExecutionResultBlock,
+  checkInclude,
+} from '../server-tools/code-execution-checks.js'
 import {
   checkServerToolUseBlock,
   checkToolSearchResultBlock,
@@ -188,6 +195,7 @@ type BlockType =
   | 'redacted_thinking'
   | 'server_tool_use'
   | 'syntic_tool_search_result'
+  | 'syntic_code_execution_result'
 
 const USER_BLOCKS: readonly BlockType[] = ['text', 'image', 'document', 'tool_result']
 const ASSISTANT_BLOCKS: readonly BlockType[] = [
@@ -197,6 +205,7 @@ const ASSISTANT_BLOCKS: readonly BlockType[] = [
   'redacted_thinking',
   'server_tool_use',
   'syntic_tool_search_result',
+  'syntic_code_execution_result',
 ]
 const TOOL_RESULT_BLOCKS: readonly BlockType[] = ['text', 'image', 'document']
 const CONTENT_SOURCE_BLOCKS: readonly BlockType[] = ['text', 'image']
@@ -241,6 +250,9 @@ function checkBlocks(
         break
       case 'syntic_tool_search_result':
         checkToolSearchResultBlock(block, at, ids.serverUses)
+        break
+      case 'syntic_code_execution_result':
+        checkCodeExecutionResultBlock(block, at, ids.serverUses)
         break
       case 'thinking':
         checkKeys(block, keys('type', 'thinking', 'signature'), at)
@@ -353,7 +365,8 @@ function checkTools(value: unknown, names: Set<string>, usage: ToolSearchUsage):
   const tools = asArray(value, 'tools')
   // Length first, so an oversized list fails before its entries are walked; one search entry is
   // allowed on top, as it is no tool of the caller's.
-  checkToolCount(tools.length, 1, 'tools')
+  checkToolCount(tools.length, 2, 'tools')
+  const codeExecution: CodeExecutionUsage = { at: undefined }
   const standard = new Map<string, string>()
   for (let i = 0; i < tools.length; i++) {
     const at = `tools[${i}]`
@@ -365,16 +378,25 @@ function checkTools(value: unknown, names: Set<string>, usage: ToolSearchUsage):
     } else if (type === TOOL_SEARCH_TYPE) {
       checkToolSearchEntry(tool, at, usage)
       names.add(TOOL_SEARCH_TYPE)
+    } else if (type === CODE_EXECUTION_TYPE) {
+      checkCodeExecutionEntry(tool, at, codeExecution)
+      names.add(CODE_EXECUTION_TYPE)
     } else if (isStandardToolType(type)) {
       rejectDeferredStandardTool(tool, at)
       checkStandardToolEntry(tool, type, at, standard)
       names.add(type)
       usage.loaded += 1
     } else {
-      rejectUnknownToolType(type, `${at}.type`, ['custom', TOOL_SEARCH_TYPE], CLIENT_TOOL_NOTE)
+      rejectUnknownToolType(
+        type,
+        `${at}.type`,
+        ['custom', TOOL_SEARCH_TYPE, CODE_EXECUTION_TYPE],
+        CLIENT_TOOL_NOTE,
+      )
     }
   }
-  checkToolCount(tools.length, usage.searchAt === undefined ? 0 : 1, 'tools')
+  const serverEntries = (usage.searchAt === undefined ? 0 : 1) + (codeExecution.at ? 1 : 0)
+  checkToolCount(tools.length, serverEntries, 'tools')
 }
 
 /** Checks tool_choice; returns the tool it names, if it names one. */
@@ -492,6 +514,7 @@ const FIELD_CHECKS: Record<string, FieldCheck> = {
   speed: nullable((value, param) => asOneOf(value, param, ['standard', 'fast'])),
   user_profile_id: string,
   workspace_id: string,
+  include: checkInclude,
 }
 
 const REQUEST_FIELDS = keys(

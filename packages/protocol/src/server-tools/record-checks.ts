@@ -18,6 +18,8 @@ import {
   SERVER_TOOL_CALLS_MAX,
   TOOL_SEARCH_QUERY_MAX_CHARS,
 } from '../limits.js'
+import { CODE_EXECUTION_TYPE } from './code-execution.js'
+import { checkCodeExecutionCall, checkCodeExecutionInput } from './code-execution-checks.js'
 import { TOOL_SEARCH_TYPE } from './types.js'
 
 const STATUSES = ['ok', 'error'] as const
@@ -41,7 +43,7 @@ function checkQuery(value: unknown, param: string): void {
 
 const CALL_KEYS: ReadonlySet<string> = new Set(['id', 'type', 'query', 'loaded', 'status'])
 
-/** Checks a chat assistant message's `server_tool_calls`: ToolSearchCall entries. */
+/** Checks a chat assistant message's `server_tool_calls`: searches and code execution runs. */
 export function checkServerToolCalls(value: unknown, param: string): void {
   const calls = asArray(value, param)
   if (calls.length > SERVER_TOOL_CALLS_MAX) {
@@ -50,7 +52,11 @@ export function checkServerToolCalls(value: unknown, param: string): void {
   for (let i = 0; i < calls.length; i++) {
     const at = `${param}[${i}]`
     const call = asRecord(calls[i], at)
-    asOneOf(call.type, `${at}.type`, [TOOL_SEARCH_TYPE])
+    const type = asOneOf(call.type, `${at}.type`, [TOOL_SEARCH_TYPE, CODE_EXECUTION_TYPE])
+    if (type === CODE_EXECUTION_TYPE) {
+      checkCodeExecutionCall(call, at)
+      continue
+    }
     checkKeys(call, CALL_KEYS, at)
     checkId(call.id, `${at}.id`)
     checkQuery(call.query, `${at}.query`)
@@ -80,8 +86,13 @@ export function checkServerToolUseBlock(
 ): void {
   checkKeys(block, USE_KEYS, at)
   const id = checkId(block.id, `${at}.id`)
-  asOneOf(block.name, `${at}.name`, [TOOL_SEARCH_TYPE])
+  const name = asOneOf(block.name, `${at}.name`, [TOOL_SEARCH_TYPE, CODE_EXECUTION_TYPE])
   const input = asRecord(block.input, `${at}.input`)
+  uses.add(id)
+  if (name === CODE_EXECUTION_TYPE) {
+    checkCodeExecutionInput(input, `${at}.input`)
+    return
+  }
   checkKeys(input, INPUT_KEYS, `${at}.input`)
   checkQuery(input.query, `${at}.input.query`)
   uses.add(id)

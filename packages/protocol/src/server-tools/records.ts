@@ -1,5 +1,6 @@
-// Removing what only Syntic understands before a request goes upstream: the tool search records
-// on assistant messages, `mcp_servers` and `defer_loading`. Upstreams reject unknown fields.
+// Removing what only Syntic understands before a request goes upstream: the server tool records
+// on assistant messages (tool search, code execution, `files`), `mcp_servers`, `include` and
+// `defer_loading`. Upstreams reject unknown fields.
 import type { ChatCompletionRequest, ChatMessage, ChatTool } from '../chat/types.js'
 import type {
   MessagesContentBlockParam,
@@ -15,31 +16,36 @@ function hasDeferLoading(tools: readonly object[] | undefined): boolean {
 
 function hasChatRecords(message: ChatMessage): boolean {
   return (
-    message.role === 'assistant' && ('server_tool_calls' in message || 'tool_search' in message)
+    message.role === 'assistant' &&
+    ('server_tool_calls' in message || 'tool_search' in message || 'files' in message)
   )
 }
 
 /**
- * The chat request without `server_tool_calls` and `tool_search` on its assistant messages,
- * without `mcp_servers`, and its tools without `defer_loading`. The search tool entry stays: the
+ * The chat request without `server_tool_calls`, `tool_search` and `files` on its assistant
+ * messages, without `mcp_servers` and `include`, and its tools without `defer_loading`. The search tool entry stays: the
  * loop replaces it (see planToolSearch), and a request without it has no other record to drop.
  * Returns the request itself when there is nothing to remove.
  */
 export function stripServerRecords(request: ChatCompletionRequest): ChatCompletionRequest {
   const records = request.messages.some(hasChatRecords)
   const deferLoading = hasDeferLoading(request.tools)
-  if (!records && !deferLoading && !('mcp_servers' in request)) return request
-  const { mcp_servers: _, ...stripped } = request
+  if (!records && !deferLoading && !('mcp_servers' in request) && !('include' in request)) {
+    return request
+  }
+  const { mcp_servers: _, include: _include, ...stripped } = request
   if (records) {
     stripped.messages = request.messages.map((message): ChatMessage => {
       if (!hasChatRecords(message)) return message
       const {
         server_tool_calls: _calls,
         tool_search: _record,
+        files: _files,
         ...rest
       } = message as ChatMessage & {
         server_tool_calls?: unknown
         tool_search?: unknown
+        files?: unknown
       }
       return rest as ChatMessage
     })
@@ -50,7 +56,11 @@ export function stripServerRecords(request: ChatCompletionRequest): ChatCompleti
 }
 
 function isServerBlock(block: MessagesContentBlockParam): boolean {
-  return block.type === 'server_tool_use' || block.type === 'syntic_tool_search_result'
+  return (
+    block.type === 'server_tool_use' ||
+    block.type === 'syntic_tool_search_result' ||
+    block.type === 'syntic_code_execution_result'
+  )
 }
 
 function hasMessagesRecords(message: MessagesMessageParam): boolean {
@@ -68,8 +78,9 @@ function hasMessagesRecords(message: MessagesMessageParam): boolean {
 const SEARCHED_NOTE: MessagesContentBlockParam = { type: 'text', text: '[searched for tools]' }
 
 /**
- * The messages request without the server_tool_use and syntic_tool_search_result blocks of its
- * assistant turns, without `mcp_servers`, and its tools without `defer_loading`. Returns the
+ * The messages request without the server_tool_use, syntic_tool_search_result and
+ * syntic_code_execution_result blocks of its assistant turns, without `mcp_servers` and
+ * `include`, and its tools without `defer_loading`. Returns the
  * request itself when there is nothing to remove.
  *
  * An assistant turn left empty is dropped: it held no tool_use, so no tool_result depends on it,
@@ -80,8 +91,10 @@ const SEARCHED_NOTE: MessagesContentBlockParam = { type: 'text', text: '[searche
 export function stripMessagesServerRecords(request: MessagesRequest): MessagesRequest {
   const records = request.messages.some(hasMessagesRecords)
   const deferLoading = hasDeferLoading(request.tools)
-  if (!records && !deferLoading && !('mcp_servers' in request)) return request
-  const { mcp_servers: _, ...stripped } = request
+  if (!records && !deferLoading && !('mcp_servers' in request) && !('include' in request)) {
+    return request
+  }
+  const { mcp_servers: _, include: _include, ...stripped } = request
   if (records) {
     const messages: MessagesMessageParam[] = []
     for (const message of request.messages) {

@@ -1,5 +1,13 @@
 // Server tools: tools the server runs itself while it loops with the model (tool search now, code
 // execution next). These are the wire shapes callers see and send back.
+import type {
+  CODE_EXECUTION_TYPE,
+  CodeExecutionCall,
+  CodeExecutionLanguage,
+  CodeExecutionStatus,
+  MessagesCodeExecutionResultBlock,
+  MessagesCodeExecutionUseBlock,
+} from './code-execution.js'
 
 export const TOOL_SEARCH_TYPE = 'syntic_tool_search'
 
@@ -29,7 +37,7 @@ export interface ToolSearchCall {
   status: 'ok' | 'error'
 }
 
-export type ServerToolCall = ToolSearchCall
+export type ServerToolCall = ToolSearchCall | CodeExecutionCall
 
 /**
  * The `tool_search` record on an assistant message: the deferred tools loaded when the message
@@ -43,10 +51,16 @@ export interface ToolSearchRecord {
 export interface ServerToolCallDelta {
   index: number
   id: string
-  type: typeof TOOL_SEARCH_TYPE
-  status: 'running' | 'ok' | 'error'
+  type: typeof TOOL_SEARCH_TYPE | typeof CODE_EXECUTION_TYPE
+  status: 'running' | 'ok' | 'error' | CodeExecutionStatus
   query?: string
   loaded?: string[]
+  exit_code?: number | null
+  duration_ms?: number
+  language?: CodeExecutionLanguage
+  code?: string
+  stdout?: string
+  stderr?: string
 }
 
 /**
@@ -68,7 +82,11 @@ export interface MessagesToolSearchResultBlock {
   status: 'ok' | 'error'
 }
 
-export type MessagesServerBlock = MessagesServerToolUseBlock | MessagesToolSearchResultBlock
+export type MessagesServerBlock =
+  | MessagesServerToolUseBlock
+  | MessagesToolSearchResultBlock
+  | MessagesCodeExecutionUseBlock
+  | MessagesCodeExecutionResultBlock
 
 /**
  * An `mcp_servers[]` entry, on both endpoints. Validated and kept in the request; the MCP

@@ -20,6 +20,7 @@ import type {
   MessagesTool,
   MessagesToolChoice,
 } from '../messages/types.js'
+import { CODE_EXECUTION_TYPE } from '../server-tools/code-execution.js'
 import { TOOL_SEARCH_TYPE } from '../server-tools/types.js'
 import { isStandardToolType } from '../standard-tools/types.js'
 import { cacheControlFrom, imageSourceFromUrl } from './content.js'
@@ -194,7 +195,8 @@ function isStandardEntry(tool: ChatTool): tool is StandardToolEntry {
 }
 
 function toolToMessages(tool: ChatTool): MessagesTool {
-  if (isStandardEntry(tool) || tool.type === TOOL_SEARCH_TYPE) return tool
+  if (isStandardEntry(tool) || tool.type === TOOL_SEARCH_TYPE || tool.type === CODE_EXECUTION_TYPE)
+    return tool
   const custom: MessagesCustomTool =
     tool.type === 'function'
       ? functionTool(tool.function)
@@ -328,5 +330,6 @@ export function chatRequestToMessages(request: ChatCompletionRequest): MessagesR
   const user = request.user ?? request.safety_identifier
   if (typeof user === 'string') result.metadata = { user_id: user }
   if (request.mcp_servers !== undefined) result.mcp_servers = request.mcp_servers
+  if (request.include !== undefined) result.include = request.include
   return result
 }

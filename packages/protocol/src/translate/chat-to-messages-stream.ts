@@ -10,9 +10,15 @@ import type {
   ChatUsage,
 } from '../chat/types.js'
 import type { MessagesContentBlock, MessagesStreamEvent } from '../messages/types.js'
+import {
+  CODE_EXECUTION_TYPE,
+  type CodeExecutionFile,
+  type ContainerInfo,
+} from '../server-tools/code-execution.js'
 import { TOOL_SEARCH_TYPE } from '../server-tools/types.js'
 import { newId } from './ids.js'
 import { stopReasonFromFinish, usageToMessages } from './reasons.js'
+import { serverCallsToBlocks } from './server-records.js'
 
 /** A tool call of the chat stream, by its `index` there. */
 interface ToolCallState {
@@ -51,6 +57,9 @@ const LEGACY_CALL_INDEX = -1
  * - Each tool search the server runs (`delta.server_tool_calls`) becomes two complete blocks, each
  *   started and stopped at once: a server_tool_use block when the search starts (`running`), a
  *   syntic_tool_search_result block when its result comes. They close the block open before them.
+ *   Code execution runs do the same with a syntic_code_execution_result block.
+ * - The chunk's `container` and the delta's `files` (code execution) go into the message_delta's
+ *   delta, and `usage.server_tool_use` into its usage.
  * - The stop reason comes from finish_reason (tool calls imply tool_use); a stream that ends
  *   without one ends as end_turn, or tool_use when it made tool calls. Usage arrives in the last
  *   chunks of a chat stream, so message_start reports zero tokens and message_delta the totals.
@@ -67,6 +76,8 @@ export class ChatToMessagesStream {
   readonly #serverCalls = new Map<number, ServerCallState>()
   #finishReason: ChatFinishReason | null = null
   #usage: ChatUsage | undefined
+  #container: ContainerInfo | undefined
+  #files: CodeExecutionFile[] | undefined
 
   /** `id` is the message id to report; by default the upstream chunk id. */
   constructor(model: string, id?: string) {
@@ -79,10 +90,12 @@ export class ChatToMessagesStream {
     const events: MessagesStreamEvent[] = []
     this.#start(typeof chunk.id === 'string' ? chunk.id : undefined, events)
     if (isRecord(chunk.usage)) this.#usage = chunk.usage as ChatUsage
+    if (isRecord(chunk.container)) this.#container = chunk.container as unknown as ContainerInfo
     const choices: unknown[] = Array.isArray(chunk.choices) ? chunk.choices : []
     const choice = choices.find((c: unknown): c is ChatChunkChoice => isRecord(c) && c.index === 0)
     if (choice === undefined) return events
     const delta = isRecord(choice.delta) ? choice.delta : {}
+    if (Array.isArray(delta.files)) this.#files = delta.files as CodeExecutionFile[]
     if (typeof delta.content === 'string' && delta.content) this.#text(delta.content, events)
     if (typeof delta.refusal === 'string' && delta.refusal) this.#text(delta.refusal, events)
     const calls: unknown[] = Array.isArray(delta.tool_calls) ? delta.tool_calls : []
@@ -120,6 +133,8 @@ export class ChatToMessagesStream {
         delta: {
           stop_reason: stopReasonFromFinish(this.#finishReason, this.#calls.size > 0),
           stop_sequence: null,
+          ...(this.#container ? { container: this.#container } : {}),
+          ...(this.#files ? { files: this.#files } : {}),
         },
         usage: usageToMessages(this.#usage),
       },
@@ -195,7 +210,12 @@ export class ChatToMessagesStream {
    * result) arrives, then the result block once. Deltas of other server tools are skipped.
    */
   #serverCall(delta: Record<string, unknown>, events: MessagesStreamEvent[]): void {
-    if (delta.type !== TOOL_SEARCH_TYPE || typeof delta.index !== 'number') return
+    if (typeof delta.index !== 'number') return
+    if (delta.type === CODE_EXECUTION_TYPE) {
+      this.#run(delta, events)
+      return
+    }
+    if (delta.type !== TOOL_SEARCH_TYPE) return
     let call = this.#serverCalls.get(delta.index)
     if (call === undefined) {
       const id = typeof delta.id === 'string' && delta.id ? delta.id : newId('srv_')
@@ -219,6 +239,26 @@ export class ChatToMessagesStream {
         { type: 'syntic_tool_search_result', tool_use_id: call.id, loaded, status: delta.status },
         events,
       )
+    }
+  }
+
+  /** A run's blocks, as a search's: the server_tool_use block, then its result block once. */
+  #run(delta: Record<string, unknown>, events: MessagesStreamEvent[]): void {
+    const index = delta.index as number
+    let call = this.#serverCalls.get(index)
+    if (call === undefined) {
+      const id = typeof delta.id === 'string' && delta.id ? delta.id : newId('srv_')
+      call = { id, used: false, answered: false }
+      this.#serverCalls.set(index, call)
+    }
+    const [use, result] = serverCallsToBlocks([{ ...delta, id: call.id }])
+    if (!call.used) {
+      call.used = true
+      this.#wholeBlock(use!, events)
+    }
+    if (delta.status !== 'running' && !call.answered) {
+      call.answered = true
+      this.#wholeBlock(result!, events)
     }
   }
 

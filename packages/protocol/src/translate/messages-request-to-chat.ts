@@ -20,6 +20,7 @@ import type {
   MessagesTool,
   MessagesToolResultBlockParam,
 } from '../messages/types.js'
+import { CODE_EXECUTION_TYPE } from '../server-tools/code-execution.js'
 import { TOOL_SEARCH_TYPE } from '../server-tools/types.js'
 import { isStandardToolType } from '../standard-tools/types.js'
 import { breakpointFrom, imageUrlFromSource, joinAssistantText } from './content.js'
@@ -172,7 +173,8 @@ function isStandardEntry(tool: MessagesTool): tool is StandardToolEntry {
 }
 
 function toolToChat(tool: MessagesTool): ChatTool {
-  if (isStandardEntry(tool) || tool.type === TOOL_SEARCH_TYPE) return tool
+  if (isStandardEntry(tool) || tool.type === TOOL_SEARCH_TYPE || tool.type === CODE_EXECUTION_TYPE)
+    return tool
   return {
     type: 'function',
     ...(tool.defer_loading === undefined ? {} : { defer_loading: tool.defer_loading }),
@@ -235,5 +237,6 @@ export function messagesRequestToChat(request: MessagesRequest): ChatCompletionR
   const user = request.metadata?.user_id
   if (typeof user === 'string') chat.user = user
   if (request.mcp_servers !== undefined) chat.mcp_servers = request.mcp_servers
+  if (request.include !== undefined) chat.include = request.include
   return chat
 }

@@ -1,6 +1,7 @@
 // Why a turn ended, and what it cost, in each format's words.
 import type { ChatFinishReason, ChatUsage } from '../chat/types.js'
 import type { MessagesStopReason, MessagesUsage } from '../messages/types.js'
+import type { ServerToolUsage } from '../server-tools/code-execution.js'
 
 /**
  * Chat finish_reason to messages stop_reason. A turn that produced tool calls is `tool_use` unless
@@ -45,6 +46,13 @@ export function finishReasonFromStop(
   }
 }
 
+/** `usage.server_tool_use`, the same in both formats; only the server itself writes it. */
+function serverToolUsage(value: unknown): ServerToolUsage | undefined {
+  if (typeof value !== 'object' || value === null) return undefined
+  const seconds = (value as { code_execution_seconds?: unknown }).code_execution_seconds
+  return typeof seconds === 'number' ? { code_execution_seconds: count(seconds) } : undefined
+}
+
 /** A token count from an upstream reply; anything but a non-negative number counts as zero. */
 function count(value: unknown): number {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0
@@ -64,6 +72,8 @@ export function usageToMessages(usage: ChatUsage | null | undefined): MessagesUs
   }
   if (read > 0) result.cache_read_input_tokens = read
   if (written > 0) result.cache_creation_input_tokens = written
+  const serverToolUse = serverToolUsage(usage?.server_tool_use)
+  if (serverToolUse !== undefined) result.server_tool_use = serverToolUse
   return result
 }
 
@@ -82,5 +92,7 @@ export function usageToChat(usage: MessagesUsage | null | undefined): ChatUsage 
     result.prompt_tokens_details = { cached_tokens: read }
     if (written > 0) result.prompt_tokens_details.cache_write_tokens = written
   }
+  const serverToolUse = serverToolUsage(usage?.server_tool_use)
+  if (serverToolUse !== undefined) result.server_tool_use = serverToolUse
   return result
 }

@@ -66,7 +66,7 @@ export function chatResponseToMessages(response: ChatCompletion, model: string):
     })
   }
   const hasToolCalls = content.some((block) => block.type === 'tool_use')
-  return {
+  const result: MessagesResponse = {
     id: typeof response?.id === 'string' && response.id ? response.id : newId('msg_'),
     type: 'message',
     role: 'assistant',
@@ -76,6 +76,9 @@ export function chatResponseToMessages(response: ChatCompletion, model: string):
     stop_sequence: null,
     usage: usageToMessages(response?.usage),
   }
+  if (isRecord(response?.container)) result.container = response.container
+  if (Array.isArray(message?.files)) result.files = message.files
+  return result
 }
 
 /**
@@ -108,7 +111,8 @@ export function messagesResponseToChat(response: MessagesResponse, model: string
   }
   if (calls.length > 0) message.tool_calls = calls
   Object.assign(message, serverBlocksToChat(blocks))
-  return {
+  if (Array.isArray(response?.files)) message.files = response.files
+  const completion: ChatCompletion = {
     id: typeof response?.id === 'string' && response.id ? response.id : newId('chatcmpl-'),
     object: 'chat.completion',
     created: unixSeconds(),
@@ -123,4 +127,6 @@ export function messagesResponseToChat(response: MessagesResponse, model: string
     ],
     usage: usageToChat(response?.usage),
   }
+  if (isRecord(response?.container)) completion.container = response.container
+  return completion
 }

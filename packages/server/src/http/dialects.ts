@@ -3,6 +3,7 @@ import {
   type ChatCompletionChunk,
   type ChatCompletionRequest,
   ChatToMessagesStream,
+  CODE_EXECUTION_TYPE,
   chatRequestToMessages,
   chatResponseToMessages,
   expandChatTools,
@@ -213,5 +214,8 @@ export function parseEventData(data: string, excerpt: Excerpt): unknown {
 }
 
 function hasSearchTool(tools: readonly { type?: unknown }[] | undefined): boolean {
-  return tools?.some((tool) => tool.type === TOOL_SEARCH_TYPE) ?? false
+  return (
+    tools?.some((tool) => tool.type === TOOL_SEARCH_TYPE || tool.type === CODE_EXECUTION_TYPE) ??
+    false
+  )
 }

@@ -1,12 +1,17 @@
 import type { OutgoingHttpHeaders } from 'node:http'
 import {
+  type ChatCompletion,
   type ChatCompletionRequest,
+  type ChatUsage,
+  CODE_EXECUTION_TYPE,
   type MessagesRequest,
   resolveSynticVersion,
   SYNTIC_VERSION_HEADER,
   stripServerRecords,
+  TOOL_SEARCH_TYPE,
 } from '@syntic/protocol'
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { RetryableApiError } from '../containers/errors.js'
 import { ApiError, envelope } from '../errors.js'
 import { chatUpstream } from '../loop/chat-upstream.js'
 import { type ChunkSink, ChunkWriter } from '../loop/chunk-writer.js'
@@ -15,7 +20,13 @@ import { newCompletionId } from '../loop/ids.js'
 import { ToolLoop } from '../loop/tool-loop.js'
 import type { Metrics } from '../metrics.js'
 import { type LogSink, writeErrorLog } from '../request-log.js'
-import { prepareServerTools, type ToolIndex } from '../server-tools/index.js'
+import {
+  type CodeExecutionDeps,
+  type PreparedServerTools,
+  prepareServerTools,
+  type ResponseExtras,
+  type ToolIndex,
+} from '../server-tools/index.js'
 import type { SseEvent, Upstream } from '../upstream/port.js'
 import {
   CHAT,
@@ -40,6 +51,8 @@ export interface ModelEndpointsDeps {
   toolIndex: ToolIndex
   /** Counts a server tool call by type and status. */
   serverToolCalls: (type: string, status: string) => void
+  /** Containers, files, organisation settings and billing for code execution. */
+  codeExecution: CodeExecutionDeps
 }
 
 type ModelRequest = { model: string; stream?: boolean | null }
@@ -103,6 +116,8 @@ export class ModelEndpoints {
     const upstream = this.deps.upstream
     if (upstream === null) throw NOT_CONFIGURED
 
+    if (dialect.usesServerTools(clientRequest))
+      this.checkServerToolsSupported(clientRequest, requested)
     const signal = upstreamCall(request, state)
     if (dialect.usesServerTools(clientRequest)) {
       return this.loop(dialect, reply, state, signal, {
@@ -215,10 +230,40 @@ export class ModelEndpoints {
     signal: AbortSignal,
     call: { request: Req; requested: string; upstreamId: string; upstream: Upstream },
   ): Promise<string | undefined> {
-    const { requested } = call
     const chat = dialect.toChat(call.request)
-    const prepared = prepareServerTools(chat, { toolIndex: this.deps.toolIndex })
+    let prepared: PreparedServerTools | null
+    try {
+      prepared = await prepareServerTools(
+        chat,
+        { toolIndex: this.deps.toolIndex, codeExecution: this.deps.codeExecution },
+        { scope: state.principal!, requestId: state.id },
+      )
+    } catch (error) {
+      if (error instanceof RetryableApiError) {
+        reply.header('retry-after', String(error.retryAfterSeconds))
+      }
+      throw error
+    }
     if (prepared === null) throw new Error('a request with server tools has no server tool plan')
+    try {
+      return await this.runLoop(dialect, reply, state, signal, call, chat, prepared)
+    } finally {
+      prepared.release()
+      // Runs that happened are billed even when the request failed after them.
+      await prepared.settle().catch((error) => writeErrorLog(this.deps.errorLog, state.id, error))
+    }
+  }
+
+  private async runLoop<Req extends ModelRequest>(
+    dialect: Dialect<Req>,
+    reply: FastifyReply,
+    state: RequestState,
+    signal: AbortSignal,
+    call: { request: Req; requested: string; upstreamId: string; upstream: Upstream },
+    chat: ChatCompletionRequest,
+    prepared: PreparedServerTools,
+  ): Promise<string | undefined> {
+    const { requested } = call
     const wait = {
       started: () => state.upstreamWaitStarted(),
       ended: () => state.upstreamWaitEnded(),
@@ -235,7 +280,11 @@ export class ModelEndpoints {
     const created = Math.floor(Date.now() / 1000)
     try {
       if (!state.stream) {
-        const completion = completionFromLoop(await loop.complete(), id, created, requested)
+        const result = await loop.complete()
+        const completion = withExtras(
+          completionFromLoop(result, id, created, requested),
+          await prepared.settle(),
+        )
         reply.type('application/json; charset=utf-8')
         return JSON.stringify(dialect.responseFromChat(completion, requested))
       }
@@ -243,6 +292,7 @@ export class ModelEndpoints {
         writer: (sink) => new ChunkWriter(id, created, requested, sink),
         request: call.request,
         requested,
+        settle: () => prepared.settle(),
       })
       return undefined
     } catch (error) {
@@ -261,7 +311,12 @@ export class ModelEndpoints {
     state: RequestState,
     signal: AbortSignal,
     loop: ToolLoop,
-    how: { writer: (sink: ChunkSink) => ChunkWriter; request: Req; requested: string },
+    how: {
+      writer: (sink: ChunkSink) => ChunkWriter
+      request: Req
+      requested: string
+      settle: () => Promise<ResponseExtras>
+    },
   ): Promise<void> {
     const sse = new SseResponse(reply.raw, streamHeaders(state.id), () => reply.hijack())
     const encoder = dialect.streamFromChat(how.request, how.requested)
@@ -275,8 +330,11 @@ export class ModelEndpoints {
       if (result.fields.tool_search !== undefined) {
         await writer.delta({ tool_search: result.fields.tool_search })
       }
-      await writer.finish(result.finishReason)
-      if (result.usage !== undefined) await writer.usage(result.usage)
+      if (result.fields.files !== undefined) await writer.delta({ files: result.fields.files })
+      const extras = await how.settle()
+      await writer.finish(result.finishReason, extras.container)
+      const usage = withServerToolUse(result.usage, extras)
+      if (usage !== undefined) await writer.usage(usage)
       if (sse.open) sse.end(encoder.finish() + dialect.streamEnd)
     } catch (error) {
       if (signal.aborted || !sse.started) throw error
@@ -284,6 +342,23 @@ export class ModelEndpoints {
       const api = this.inBandError(error, state.id)
       state.errorCode = api.code
       sse.end(dialect.errorEvent(envelope(api, state.id)))
+    }
+  }
+
+  /** 400 `server_tool_not_supported` for a server tool the model's configuration leaves out. */
+  private checkServerToolsSupported(request: ModelRequest, requested: string): void {
+    const tools = (request as { tools?: readonly { type?: unknown }[] }).tools ?? []
+    for (let i = 0; i < tools.length; i++) {
+      const type = tools[i]!.type
+      if (type !== CODE_EXECUTION_TYPE && type !== TOOL_SEARCH_TYPE) continue
+      if (this.deps.models.supports(requested, type)) continue
+      throw new ApiError(
+        400,
+        'invalid_request_error',
+        'server_tool_not_supported',
+        `The model ${JSON.stringify(requested.slice(0, 100))} cannot use ${type}; remove it from tools or use a model that supports it.`,
+        `tools[${i}].type`,
+      )
     }
   }
 
@@ -327,6 +402,23 @@ function streamHeaders(id: string): OutgoingHttpHeaders {
     'x-request-id': id,
     'request-id': id,
   }
+}
+
+/** The completion with the top-level `container` and `usage.server_tool_use` of its server tools. */
+function withExtras(completion: ChatCompletion, extras: ResponseExtras): ChatCompletion {
+  if (extras.container !== undefined) completion.container = extras.container
+  const usage = withServerToolUse(completion.usage, extras)
+  if (usage !== undefined) completion.usage = usage
+  return completion
+}
+
+function withServerToolUse(
+  usage: ChatUsage | undefined,
+  extras: ResponseExtras,
+): ChatUsage | undefined {
+  if (extras.serverToolUse === undefined) return usage
+  const base = usage ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }
+  return { ...base, server_tool_use: extras.serverToolUse }
 }
 
 /** The upstream's JSON reply in the client's own format, naming the model the client asked for. */

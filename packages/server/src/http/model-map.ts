@@ -1,3 +1,4 @@
+import type { ModelConfig } from '../config.js'
 import { ApiError } from '../errors.js'
 
 /**
@@ -7,10 +8,22 @@ import { ApiError } from '../errors.js'
 export class ModelMap {
   readonly names: readonly string[]
   private readonly ids: Map<string, string>
+  private readonly serverToolsOf = new Map<string, ReadonlySet<string>>()
 
-  constructor(models: Record<string, string>) {
-    this.ids = new Map(Object.entries(models))
+  constructor(models: Record<string, string | ModelConfig>) {
+    this.ids = new Map()
+    for (const [name, model] of Object.entries(models)) {
+      this.ids.set(name, typeof model === 'string' ? model : model.id)
+      if (typeof model !== 'string' && model.server_tools !== undefined) {
+        this.serverToolsOf.set(name, new Set(model.server_tools))
+      }
+    }
     this.names = [...this.ids.keys()]
+  }
+
+  /** Whether the model may use this server tool: every model may unless its config lists them. */
+  supports(requested: string, serverTool: string): boolean {
+    return this.serverToolsOf.get(requested)?.has(serverTool) ?? true
   }
 
   upstreamId(requested: string): string {

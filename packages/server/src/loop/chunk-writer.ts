@@ -1,4 +1,10 @@
-import type { ChatCompletionChunk, ChatDelta, ChatFinishReason, ChatUsage } from '@syntic/protocol'
+import type {
+  ChatCompletionChunk,
+  ChatDelta,
+  ChatFinishReason,
+  ChatUsage,
+  ContainerInfo,
+} from '@syntic/protocol'
 
 /** Hands a chunk to the client; resolves when the client can take more. */
 export type ChunkSink = (chunk: ChatCompletionChunk) => Promise<void> | undefined
@@ -22,9 +28,12 @@ export class ChunkWriter {
     await this.sink(this.chunk(delta, null))
   }
 
-  async finish(reason: ChatFinishReason): Promise<void> {
+  /** The finish chunk; it carries the request's `container` when code execution used one. */
+  async finish(reason: ChatFinishReason, container?: ContainerInfo): Promise<void> {
     await this.start()
-    await this.sink(this.chunk({}, reason))
+    const chunk = this.chunk({}, reason)
+    if (container !== undefined) chunk.container = container
+    await this.sink(chunk)
   }
 
   async usage(usage: ChatUsage): Promise<void> {

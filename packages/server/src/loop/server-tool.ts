@@ -2,6 +2,7 @@ import type {
   ChatFunctionTool,
   ChatFunctionToolCall,
   ChatTool,
+  CodeExecutionFile,
   ServerToolCall,
   ServerToolCallDelta,
   ToolSearchRecord,
@@ -22,11 +23,17 @@ export interface ServerToolOutcome {
   load?: readonly ChatTool[]
   /** Names of loaded definitions the upstream no longer sees. */
   unload?: readonly string[]
+  /**
+   * Set when the tool is used up (code execution's `max_runs`): its definitions leave the tool
+   * list and this note is added to the result the model reads.
+   */
+  retire?: string
 }
 
 /** Fields server tools add to the final assistant message, beside `server_tool_calls`. */
 export interface ServerToolMessageFields {
   tool_search?: ToolSearchRecord
+  files?: CodeExecutionFile[]
 }
 
 /**
@@ -37,6 +44,8 @@ export interface ServerToolMessageFields {
 export interface ServerTool {
   /** Function tools the model calls to use this server tool. */
   readonly definitions: readonly ChatFunctionTool[]
+  /** Rounds of calls this tool may run in before the loop takes it away (default: limits.ts). */
+  readonly maxRounds?: number
   /** Definitions loaded before the first turn (a replayed record, for example). */
   readonly initial: readonly ChatTool[]
   handles(name: string): boolean

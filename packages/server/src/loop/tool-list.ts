@@ -39,8 +39,10 @@ export class ToolList {
     }
   }
 
-  removeServerTools(): void {
-    this.server = []
+  /** Takes server tool definitions away: those named, or all. */
+  removeServerTools(names?: readonly string[]): void {
+    this.server =
+      names === undefined ? [] : this.server.filter((t) => !names.includes(t.function.name))
     this.cached = null
   }
 

@@ -13,7 +13,7 @@ import type {
 import type { ChatUpstream } from './chat-upstream.js'
 import type { ChunkWriter } from './chunk-writer.js'
 import { newCallId, newServerToolCallId } from './ids.js'
-import { MAX_SERVER_TOOL_ROUNDS, ROUND_CAP_NOTE } from './limits.js'
+import { MAX_SERVER_TOOL_ROUNDS, RETIRED_TOOL_NOTE, ROUND_CAP_NOTE } from './limits.js'
 import type { ServerTool, ServerToolMessageFields } from './server-tool.js'
 import { readStreamTurn } from './stream-turn.js'
 import { ToolList, toolName } from './tool-list.js'
@@ -55,14 +55,17 @@ const TURN_SEPARATOR = '\n\n'
 /**
  * The server tool loop: call the upstream; while the model calls only server tools, run them,
  * give it their results and call again; end with its answer or with the client's tool calls.
- * At most MAX_SERVER_TOOL_ROUNDS rounds: then the server tools are taken away and the model is
- * told to answer with what it has.
+ * Each server tool runs in at most its own number of rounds (MAX_SERVER_TOOL_ROUNDS unless it
+ * says otherwise) or until it says it is used up: then it is taken away and the model is told to
+ * answer with what it has. A turn that calls only tools taken away ends the loop.
  */
 export class ToolLoop {
   private readonly list: ToolList
   private readonly conversation: ChatMessage[]
   private readonly records: ServerToolCall[] = []
   private rounds = 0
+  private readonly toolRounds = new Map<ServerTool, number>()
+  private readonly retired = new Set<ServerTool>()
   private usage: ChatUsage | undefined
   private content = ''
   private refusal = ''
@@ -120,17 +123,13 @@ export class ToolLoop {
         const reason = turn.finishReason ?? (client.length > 0 ? 'tool_calls' : 'stop')
         return this.result(client, reason)
       }
-      // Past the cap the model was told the server tools are gone; calls it still makes are dropped.
-      if (this.rounds >= MAX_SERVER_TOOL_ROUNDS)
+      // The model was told these tools are gone; a turn that still calls only them ends the loop.
+      if (server.every((call) => this.retired.has(this.toolFor(call))))
         return this.result(client, client.length > 0 ? 'tool_calls' : 'stop')
       const results = await this.runServerCalls(server, announce)
       if (client.length > 0) return this.result(client, 'tool_calls')
       this.rounds += 1
-      if (this.rounds >= MAX_SERVER_TOOL_ROUNDS) {
-        this.list.removeServerTools()
-        const last = results[results.length - 1]!
-        last.content = `${last.content}\n\n${ROUND_CAP_NOTE}`
-      }
+      this.countRound(server, results)
       this.conversation.push(
         {
           role: 'assistant',
@@ -149,7 +148,11 @@ export class ToolLoop {
     const results: { role: 'tool'; tool_call_id: string; content: string }[] = []
     for (const call of calls) {
       if (call.id === '' || typeof call.id !== 'string') call.id = newCallId()
-      const tool = this.options.serverTools.find((t) => t.handles(call.function.name))!
+      const tool = this.toolFor(call)
+      if (this.retired.has(tool)) {
+        results.push({ role: 'tool', tool_call_id: call.id, content: RETIRED_TOOL_NOTE })
+        continue
+      }
       const id = newServerToolCallId()
       const index = this.records.length
       await announce({ index, ...tool.running(call, id) })
@@ -159,9 +162,34 @@ export class ToolLoop {
       if (outcome.unload) this.list.unload(outcome.unload)
       if (outcome.load) this.list.load(outcome.load)
       await announce({ index, ...outcome.record })
-      results.push({ role: 'tool', tool_call_id: call.id, content: outcome.modelText })
+      const result = { role: 'tool' as const, tool_call_id: call.id, content: outcome.modelText }
+      results.push(result)
+      if (outcome.retire !== undefined) this.retire(tool, result, outcome.retire)
     }
     return results
+  }
+
+  private toolFor(call: ChatFunctionToolCall): ServerTool {
+    return this.options.serverTools.find((t) => t.handles(call.function.name))!
+  }
+
+  /** Counts a round for each tool it used; a tool at its round cap is taken away. */
+  private countRound(calls: ChatFunctionToolCall[], results: { content: string }[]): void {
+    const used = new Set(calls.map((call) => this.toolFor(call)))
+    for (const tool of used) {
+      const rounds = (this.toolRounds.get(tool) ?? 0) + 1
+      this.toolRounds.set(tool, rounds)
+      if (rounds >= (tool.maxRounds ?? MAX_SERVER_TOOL_ROUNDS) && !this.retired.has(tool)) {
+        this.retire(tool, results[results.length - 1]!, ROUND_CAP_NOTE)
+      }
+    }
+  }
+
+  private retire(tool: ServerTool, result: { content: string }, note: string): void {
+    if (this.retired.has(tool)) return
+    this.retired.add(tool)
+    this.list.removeServerTools(tool.definitions.map((d) => d.function.name))
+    result.content = `${result.content}\n\n${note}`
   }
 
   private isServerTool(name: string): boolean {

@@ -1,0 +1,97 @@
+import { hostname } from 'node:os'
+import { LocalDriver, type SandboxDriver, type SandboxLimits, SandboxPool } from '@syntic/sandbox'
+import type { SandboxConfig } from '../config.js'
+import type { LogSink } from '../request-log.js'
+import type { Store } from '../store/port.js'
+import { ContainerService } from './container-service.js'
+import { CONTAINER_IDLE_MS, CONTAINER_MAX_LIFETIME_MS, REAP_INTERVAL_MS } from './lifetime.js'
+import { ContainerReaper } from './reaper.js'
+
+/** Code execution's containers for one server, or why there are none. */
+export interface ContainerRuntime {
+  containers: ContainerService | null
+  unavailable?: string
+  close(): Promise<void>
+}
+
+export interface ContainerRuntimeOptions {
+  store: Store
+  config: SandboxConfig | undefined
+  /** A driver the caller owns (tests, embedding); else one is opened from `config`. */
+  driver?: SandboxDriver
+  errorLog: LogSink
+}
+
+/**
+ * Opens the sandbox driver, cleans up what an earlier process left (orphans, containers whose
+ * sandbox is gone), fills the pool and starts the reaper. A driver that cannot open (no root, no
+ * image, no daemon) leaves code execution unavailable and the rest of the server working.
+ */
+export async function openContainerRuntime(
+  options: ContainerRuntimeOptions,
+): Promise<ContainerRuntime> {
+  const { config, errorLog } = options
+  if (options.driver === undefined && config === undefined) {
+    return {
+      containers: null,
+      unavailable: 'no sandbox driver is configured',
+      close: async () => {},
+    }
+  }
+  const limits: Partial<SandboxLimits> =
+    config?.runTimeoutMs !== undefined ? { runTimeoutMs: config.runTimeoutMs } : {}
+  let driver: SandboxDriver
+  try {
+    driver = options.driver ?? (await openDriver(config!, limits))
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error)
+    errorLog.write(
+      `${JSON.stringify({ level: 'warn', msg: 'code execution unavailable', reason })}\n`,
+    )
+    return { containers: null, unavailable: reason, close: async () => {} }
+  }
+  const owned = options.driver === undefined
+  const poolSize = config?.poolSize ?? 0
+  const pool = poolSize > 0 ? new SandboxPool(driver, { size: poolSize, limits }) : null
+  const containers = new ContainerService({
+    store: options.store,
+    driver,
+    fleet: config?.fleet ?? `${driver.name}@${hostname()}`,
+    pool,
+    maxSandboxes: config?.maxSandboxes ?? 64,
+    lifetime: {
+      idleMs: config?.idleMs ?? CONTAINER_IDLE_MS,
+      maxMs: config?.maxLifetimeMs ?? CONTAINER_MAX_LIFETIME_MS,
+    },
+    ...(Object.keys(limits).length > 0 ? { limits } : {}),
+  })
+  await containers.reconcile()
+  // Filled in the background: the first requests create their own sandboxes until it is warm.
+  void pool?.start()
+  const reaper = new ContainerReaper(
+    containers,
+    config?.reapIntervalMs ?? REAP_INTERVAL_MS,
+    errorLog,
+  )
+  reaper.start()
+  return {
+    containers,
+    async close() {
+      await reaper.stop()
+      await pool?.close()
+      if (owned) await driver.close()
+    },
+  }
+}
+
+async function openDriver(
+  config: SandboxConfig,
+  limits: Partial<SandboxLimits>,
+): Promise<SandboxDriver> {
+  if (config.driver === 'docker') {
+    throw new Error(
+      `the docker sandbox driver is not available in this build (SYNTIC_DOCKER_HOST=${config.dockerHost ?? 'unset'})`,
+    )
+  }
+  return LocalDriver.open({ limits })
+}
