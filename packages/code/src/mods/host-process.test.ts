@@ -14,6 +14,7 @@ import { join } from 'node:path'
 import { test } from 'node:test'
 import { cleanPath } from './environment.js'
 import { ModHost } from './host.js'
+import type { HostLine } from './host-port.js'
 import type { TraceEntry } from './mod-connection.js'
 import { grantAll, STATE, sandbox, waitFor, writeMod } from './test-support.js'
 
@@ -169,8 +170,12 @@ exit 3
   const host = new ModHost({ projectDir: box.project, homeDir: box.home, grantPrompt: grantAll })
   try {
     await host.start()
-    await waitFor(() => host.running().length === 0, 'the crash')
-    const lines = host.tick(STATE).lines
+    // The warning follows the crash once the mod's last lines are read: collect ticks until then.
+    const lines: HostLine[] = []
+    await waitFor(() => {
+      lines.push(...host.tick(STATE).lines)
+      return lines.some((line) => line.kind === 'warning')
+    }, 'the crash warning')
     assert.deepEqual(lines.at(-1), {
       kind: 'warning',
       mod: 'crash',
