@@ -24,8 +24,18 @@ export interface RunResult {
   durationMs: number
   /** The run passed the run timeout and was killed with everything it started. */
   timedOut: boolean
+  /** The caller's signal aborted the run; it was killed with everything it started. */
+  cancelled: boolean
   /** The Python kernel was started again: variables and imports from earlier runs are gone. */
   kernelRestarted: boolean
+}
+
+export interface RunOptions {
+  /**
+   * Aborting kills the run with everything it started (as a timeout does) and resolves with a
+   * `cancelled` result; the sandbox stays usable. A run still queued behind another is not started.
+   */
+  signal?: AbortSignal
 }
 
 /** Limits over the driver's defaults, and the sandbox's network: none unless `egress` allows. */
@@ -58,9 +68,11 @@ export interface SandboxInfo {
  */
 export interface SandboxDriver {
   readonly name: string
+  /** Whether `create` can give a sandbox network (`egress`); else it refuses egress options. */
+  readonly egress: boolean
   /** Starts a container with the given limits and waits until it can run code. */
   create(options?: CreateOptions): Promise<SandboxHandle>
-  run(id: string, request: RunRequest): Promise<RunResult>
+  run(id: string, request: RunRequest, options?: RunOptions): Promise<RunResult>
   /** Writes a file under `/mnt/input/` (path relative to it, folders created as needed). */
   putInput(id: string, path: string, data: Uint8Array): Promise<void>
   listOutput(id: string): Promise<OutputFile[]>

@@ -1,11 +1,10 @@
-import type { SandboxDriver, SandboxHandle } from './driver.js'
-import type { SandboxLimits } from './limits.js'
+import type { CreateOptions, SandboxDriver, SandboxHandle } from './driver.js'
 
 export interface PoolOptions {
   /** Sandboxes kept started and idle. */
   size: number
-  /** Limits of the pooled sandboxes; a request for other limits bypasses the pool. */
-  limits?: Partial<SandboxLimits>
+  /** How the pooled sandboxes are created; a request for other options bypasses the pool. */
+  create?: CreateOptions
   /** Sandboxes started at once while refilling (creation is disk- and CPU-heavy). */
   concurrency?: number
 }
@@ -46,7 +45,7 @@ export class SandboxPool {
     if (this.closed) throw new Error('the sandbox pool is closed')
     const handle = this.idle.shift()
     this.refill()
-    return handle ?? this.driver.create(this.options.limits)
+    return handle ?? this.driver.create(this.options.create)
   }
 
   /** Waits for the refill in progress; for tests and orderly shutdown. */
@@ -75,7 +74,7 @@ export class SandboxPool {
     for (let i = 0; i < batch; i++) {
       this.starting++
       runs.push(
-        this.driver.create(this.options.limits).then(
+        this.driver.create(this.options.create).then(
           async (handle) => {
             this.starting--
             this.lastError = null

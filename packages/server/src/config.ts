@@ -42,6 +42,8 @@ export interface SandboxConfig {
   fleet?: string
   /** Per-run wall-clock limit; the spec's 120 s unless set (tests shorten it). */
   runTimeoutMs?: number
+  /** The PyPI index sandboxes may reach for pip (`SYNTIC_PACKAGE_MIRROR_URL`); unset: none. */
+  packageMirrorUrl?: string
 }
 
 export interface ServerConfig {

@@ -168,6 +168,14 @@ function sandboxConfig(env: Env): SandboxConfig {
   if (dockerHost !== undefined) config.dockerHost = dockerHost
   const fleet = nonEmpty(env, 'SYNTIC_SANDBOX_FLEET')
   if (fleet !== undefined) config.fleet = fleet
+  const mirror = nonEmpty(env, 'SYNTIC_PACKAGE_MIRROR_URL')
+  if (mirror !== undefined) {
+    config.packageMirrorUrl = checkHttpUrl(
+      'SYNTIC_PACKAGE_MIRROR_URL',
+      mirror,
+      'give the index URL without credentials (pip sends none through the sandbox proxy)',
+    )
+  }
   return config
 }
 

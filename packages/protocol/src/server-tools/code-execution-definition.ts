@@ -10,6 +10,8 @@ export interface CodeExecutionPrompt {
   runTimeoutSeconds: number
   /** Whether the organisation's egress allowlist gives the container any network. */
   network: boolean
+  /** Whether pip reaches a package mirror (the server's `SYNTIC_PACKAGE_MIRROR_URL`). */
+  packageMirror: boolean
 }
 
 function inputLine(files: readonly string[]): string {
@@ -24,9 +26,10 @@ function inputLine(files: readonly string[]): string {
  * what is installed, that state persists between runs, and the limits it works within.
  */
 export function codeExecutionFunction(prompt: CodeExecutionPrompt): ChatFunctionTool {
-  const network = prompt.network
-    ? 'Network access is limited to an allowlist of hosts; pip install works through the package mirror.'
-    : 'There is no network access, except that pip install works through a package mirror.'
+  const pip = prompt.packageMirror
+    ? 'pip install works through a package mirror.'
+    : 'pip install does not work: use what is installed.'
+  const network = `${prompt.network ? 'Network access is limited to an allowlist of hosts' : 'There is no network access'}; ${pip}`
   const description = [
     'Run Python 3 or Bash code in an isolated Linux container and read its exit code, stdout and stderr.',
     inputLine(prompt.inputFiles),

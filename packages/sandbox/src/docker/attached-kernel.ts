@@ -1,12 +1,11 @@
 import type { Socket } from 'node:net'
+import type { KernelReply } from '../kernel-replies.js'
 import { encodeFrame, FrameDecoder } from '../local/frames.js'
 import { StreamDemuxer } from './mux.js'
 
 /** The kernel's replies are one run's capped output or a file chunk: far below this. */
 const MAX_REPLY_BYTES = 16 * 1024 * 1024
 const STDERR_KEPT = 4096
-
-export type KernelReply = Record<string, unknown> & { op: string }
 
 export class KernelGoneError extends Error {
   constructor(detail: string) {

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs'
 import { after, before, describe, it } from 'node:test'
 import { SandboxError } from '../driver.js'
 import { SandboxPool } from '../pool.js'
+import { assertRunCancels } from '../testing/cancel-run.js'
 import { DockerDriver } from './docker-driver.js'
 import { openTestDockerDriver } from './testing.js'
 
@@ -89,6 +90,10 @@ describe('docker driver (against Podman): runs, files, lifecycle', () => {
     assert.match(after.stdout.text, /kept\ntmp\n$/)
     const gone = await env.driver.run(id, { language: 'python', code: "'marker' in globals()" })
     assert.equal(gone.stdout.text, 'False\n')
+  })
+
+  it('cancels a run when the signal aborts: kills what it started, stays usable', async () => {
+    await assertRunCancels(env.driver, id)
   })
 
   it('restarts a kernel that died and says so', async () => {

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import {
   type CreateOptions,
   type OutputFile,
+  type RunOptions,
   type RunRequest,
   type RunResult,
   type SandboxDriver,
@@ -14,6 +15,15 @@ import {
   type SandboxInfo,
 } from '../driver.js'
 import { requireImage } from '../image/build.js'
+import {
+  awaitRun,
+  checkRunRequest,
+  killedResult,
+  listOutputFiles,
+  MAX_READ_BYTES,
+  readOutputFile,
+  toRunResult,
+} from '../kernel-replies.js'
 import { resolveLimits, type SandboxLimits } from '../limits.js'
 import { createDisk, DISK_MOUNT, removeDisk } from '../local/disk.js'
 import { checkRelativePath } from '../paths.js'
@@ -27,7 +37,6 @@ import {
 } from './container-spec.js'
 import { DockerApiError, DockerEngine, parseEngineHost } from './engine.js'
 import { AGENT_DIR, ensureImage } from './image.js'
-import { checkRunRequest, expectOk, isOutputFile, toRunResult } from './kernel-replies.js'
 import { dockerSeccompProfile } from './seccomp-profile.js'
 import { tarArchive } from './tar.js'
 
@@ -53,10 +62,6 @@ export interface DockerDriverOptions {
   limits?: Partial<SandboxLimits>
 }
 
-/** Default ceiling of readOutput: the file is held in memory. */
-export const MAX_READ_BYTES = 512 * 1024 * 1024
-/** File bytes per kernel request: well inside the kernel's frame limit once base64-encoded. */
-const CHUNK_BYTES = 4 * 1024 * 1024
 /** Largest file accepted by putInput: the archive is built in memory. */
 export const MAX_INPUT_BYTES = 1024 * 1024 * 1024
 const STARTUP_TIMEOUT_MS = 60_000
@@ -85,6 +90,7 @@ interface ContainerSummary {
  */
 export class DockerDriver implements SandboxDriver {
   readonly name = 'docker'
+  readonly egress = false
   private readonly sandboxes = new Map<string, DockerSandbox>()
 
   private constructor(
@@ -163,13 +169,17 @@ export class DockerDriver implements SandboxDriver {
     }
   }
 
-  run(id: string, request: RunRequest): Promise<RunResult> {
+  run(id: string, request: RunRequest, options: RunOptions = {}): Promise<RunResult> {
     try {
       checkRunRequest(request)
     } catch (error) {
       return Promise.reject(error)
     }
-    return this.enqueue(id, (sandbox) => this.runNow(sandbox, request))
+    const { signal } = options
+    return this.enqueue(id, (sandbox) => {
+      signal?.throwIfAborted()
+      return this.runNow(sandbox, request, signal)
+    })
   }
 
   async putInput(id: string, path: string, data: Uint8Array): Promise<void> {
@@ -211,12 +221,7 @@ export class DockerDriver implements SandboxDriver {
   listOutput(id: string): Promise<OutputFile[]> {
     return this.enqueue(id, async (sandbox) => {
       await this.reviveIfDead(sandbox)
-      const reply = expectOk(await sandbox.kernel.request({ op: 'list' }))
-      const files = reply.files
-      if (!Array.isArray(files)) {
-        throw new SandboxError('the sandbox sent a bad file list', 'sandbox_failed')
-      }
-      return files.filter(isOutputFile).map((f) => ({ path: f.path, bytes: f.bytes }))
+      return listOutputFiles(sandbox.kernel)
     })
   }
 
@@ -229,25 +234,7 @@ export class DockerDriver implements SandboxDriver {
     }
     return this.enqueue(id, async (sandbox) => {
       await this.reviveIfDead(sandbox)
-      const chunks: Buffer[] = []
-      let total = 0
-      for (;;) {
-        const reply = expectOk(
-          await sandbox.kernel.request({
-            op: 'read',
-            path: relative,
-            offset: total,
-            length: CHUNK_BYTES,
-          }),
-        )
-        const chunk = Buffer.from(String(reply.data ?? ''), 'base64')
-        total += chunk.length
-        if (total > maxBytes) {
-          throw new SandboxError(`${relative} is larger than ${maxBytes} bytes`, 'file_too_large')
-        }
-        chunks.push(chunk)
-        if (chunk.length < CHUNK_BYTES) return Buffer.concat(chunks)
-      }
+      return readOutputFile(sandbox.kernel, relative, maxBytes)
     })
   }
 
@@ -340,52 +327,31 @@ export class DockerDriver implements SandboxDriver {
   private async runNow(
     sandbox: DockerSandbox,
     request: RunRequest,
+    signal: AbortSignal | undefined,
     retried = false,
   ): Promise<RunResult> {
     const restarted = (await this.reviveIfDead(sandbox)) || retried
     const started = performance.now()
-    let timer: NodeJS.Timeout | undefined
-    const timeout = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), sandbox.limits.runTimeoutMs)
-    })
-    const reply = sandbox.kernel
-      .request({
-        op: 'run',
-        language: request.language,
-        code: request.code,
-        output_cap: sandbox.limits.outputCapBytes,
-      })
-      .then(
-        (value) => ({ value }),
-        (error: Error) => ({ error }),
-      )
-    const outcome = await Promise.race([reply, timeout])
-    clearTimeout(timer)
-    if (outcome !== 'timeout' && 'value' in outcome) {
-      if (outcome.value.code === 'run_not_started' && !retried) {
+    const outcome = await awaitRun(sandbox.kernel, request, sandbox.limits, signal)
+    if (outcome.ended === 'reply') {
+      if (outcome.reply.code === 'run_not_started' && !retried) {
         // The code never ran, so running it once more after a clean start is safe.
         await this.restartContainer(sandbox)
-        return this.runNow(sandbox, request, true)
+        return this.runNow(sandbox, request, signal, true)
       }
-      return toRunResult(outcome.value, performance.now() - started, restarted)
+      return toRunResult(outcome.reply, performance.now() - started, restarted)
     }
-    // Timed out, or the kernel died mid-run (out of memory, os._exit): stopping the container
-    // ends its pid namespace and so everything the run started; the next start brings a new kernel.
+    // Timed out, cancelled, or the kernel died mid-run (out of memory, os._exit): stopping the
+    // container ends its pid namespace and so everything the run started; the next start brings a
+    // new kernel.
     const exitCode = await this.restartContainer(sandbox)
-    const durationMs = Math.round(performance.now() - started)
-    const seconds = sandbox.limits.runTimeoutMs / 1000
-    const note =
-      outcome === 'timeout'
-        ? `Killed: the run passed its ${seconds} s limit. Everything it started was stopped and the Python kernel was restarted: variables and imports are gone${this.disk === 'loop' ? ', files remain' : ', and so are files (this host keeps them in memory)'}.`
-        : `Killed: the sandbox kernel died (exit ${exitCode}${exitCode === 137 ? ', likely out of memory' : ''}). It was restarted: variables and imports are gone${this.disk === 'loop' ? ', files remain' : ''}.`
-    return {
-      exitCode: outcome === 'timeout' ? 137 : exitCode || 1,
-      stdout: { text: '', bytes: 0, truncated: false },
-      stderr: { text: note, bytes: Buffer.byteLength(note), truncated: false },
-      durationMs,
-      timedOut: outcome === 'timeout',
-      kernelRestarted: true,
-    }
+    return killedResult(
+      outcome.ended,
+      exitCode,
+      performance.now() - started,
+      sandbox.limits.runTimeoutMs,
+      this.disk === 'loop',
+    )
   }
 
   /** Restarts a container whose kernel stopped between requests; true when it did. */

@@ -2,14 +2,13 @@ import { type ChildProcessByStdio, spawn } from 'node:child_process'
 import { closeSync, openSync } from 'node:fs'
 import { constants } from 'node:os'
 import type { Readable, Writable } from 'node:stream'
+import type { KernelReply } from '../kernel-replies.js'
 import { encodeFrame, FrameDecoder } from './frames.js'
 import { type LaunchPlan, launchCommand } from './launch.js'
 
 /** The kernel's replies are one run's capped output or a file chunk: far below this. */
 const MAX_REPLY_BYTES = 16 * 1024 * 1024
 const STDERR_KEPT = 4096
-
-export type KernelReply = Record<string, unknown> & { op: string }
 
 export class KernelExitedError extends Error {
   constructor(

@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises'
 import { after, before, describe, it } from 'node:test'
 import { SandboxError } from '../driver.js'
 import { SandboxPool } from '../pool.js'
+import { assertRunCancels } from '../testing/cancel-run.js'
 import { openTestDriver } from '../testing/harness.js'
 import { LocalDriver } from './local-driver.js'
 
@@ -108,6 +109,10 @@ describe('local driver: runs, files, lifecycle', () => {
     assert.ok(pids.length <= 3, `processes left: ${pids.length}`)
     const gone = await env.driver.run(id, { language: 'python', code: "'marker' in globals()" })
     assert.equal(gone.stdout.text, 'False\n')
+  })
+
+  it('cancels a run when the signal aborts: kills what it started, stays usable', async () => {
+    await assertRunCancels(env.driver, id)
   })
 
   it('restarts a kernel that died and says so', async () => {

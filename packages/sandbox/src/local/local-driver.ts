@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import {
-  type CapturedOutput,
   type CreateOptions,
   type OutputFile,
+  type RunOptions,
   type RunRequest,
   type RunResult,
   type SandboxDriver,
@@ -19,17 +19,23 @@ import {
 import { type PackageMirror, parseMirror, resolveEgress } from '../egress/policy.js'
 import { EgressProxy, type EgressProxyOptions } from '../egress/proxy.js'
 import { requireImage } from '../image/build.js'
+import {
+  awaitRun,
+  CHUNK_BYTES,
+  checkRunRequest,
+  expectOk,
+  killedResult,
+  listOutputFiles,
+  MAX_READ_BYTES,
+  readOutputFile,
+  toRunResult,
+} from '../kernel-replies.js'
 import { resolveLimits, type SandboxLimits } from '../limits.js'
 import { checkRelativePath } from '../paths.js'
 import { sandboxSeccompFilter } from '../seccomp/filter.js'
 import { type CgroupLayout, detectCgroups, listCgroups, SandboxCgroup } from './cgroups.js'
 import { createDisk, DISK_MOUNT, removeDisk } from './disk.js'
-import {
-  type KernelProcess as Kernel,
-  KernelExitedError,
-  KernelProcess,
-  type KernelReply,
-} from './kernel-process.js'
+import { type KernelProcess as Kernel, KernelExitedError, KernelProcess } from './kernel-process.js'
 import { EGRESS_SOCKET_NAME, type LaunchEgress, type LaunchPlan } from './launch.js'
 
 export interface LocalDriverOptions {
@@ -52,12 +58,6 @@ export interface LocalDriverOptions {
   egressProxy?: EgressProxyOptions
 }
 
-/** The largest code accepted by a run. */
-export const MAX_CODE_BYTES = 1024 * 1024
-/** Default ceiling of readOutput: the file is held in memory. */
-export const MAX_READ_BYTES = 512 * 1024 * 1024
-/** File bytes per kernel request: well inside the kernel's frame limit once base64-encoded. */
-const CHUNK_BYTES = 4 * 1024 * 1024
 const STARTUP_TIMEOUT_MS = 30_000
 const UID_RANGE = 65_536
 const ID_PATTERN = /^sbx-[0-9a-f]{16}$/
@@ -88,6 +88,7 @@ interface LocalSandbox extends Meta {
  */
 export class LocalDriver implements SandboxDriver {
   readonly name = 'local'
+  readonly egress = true
   private readonly sandboxes = new Map<string, LocalSandbox>()
   private proxy: EgressProxy | null = null
 
@@ -190,9 +191,13 @@ export class LocalDriver implements SandboxDriver {
     }
   }
 
-  async run(id: string, request: RunRequest): Promise<RunResult> {
+  async run(id: string, request: RunRequest, options: RunOptions = {}): Promise<RunResult> {
     checkRunRequest(request)
-    return this.enqueue(id, (sandbox) => this.runNow(sandbox, request))
+    const { signal } = options
+    return this.enqueue(id, (sandbox) => {
+      signal?.throwIfAborted()
+      return this.runNow(sandbox, request, signal)
+    })
   }
 
   async putInput(id: string, path: string, data: Uint8Array): Promise<void> {
@@ -218,11 +223,7 @@ export class LocalDriver implements SandboxDriver {
   listOutput(id: string): Promise<OutputFile[]> {
     return this.enqueue(id, async (sandbox) => {
       await this.reviveIfDead(sandbox)
-      const reply = expectOk(await sandbox.kernel.request({ op: 'list' }))
-      const files = reply.files
-      if (!Array.isArray(files))
-        throw new SandboxError('the sandbox sent a bad file list', 'sandbox_failed')
-      return files.filter(isOutputFile).map((f) => ({ path: f.path, bytes: f.bytes }))
+      return listOutputFiles(sandbox.kernel)
     })
   }
 
@@ -230,25 +231,7 @@ export class LocalDriver implements SandboxDriver {
     const relative = checkRelativePath(path)
     return this.enqueue(id, async (sandbox) => {
       await this.reviveIfDead(sandbox)
-      const chunks: Buffer[] = []
-      let total = 0
-      for (;;) {
-        const reply = expectOk(
-          await sandbox.kernel.request({
-            op: 'read',
-            path: relative,
-            offset: total,
-            length: CHUNK_BYTES,
-          }),
-        )
-        const chunk = Buffer.from(String(reply.data ?? ''), 'base64')
-        total += chunk.length
-        if (total > maxBytes) {
-          throw new SandboxError(`${relative} is larger than ${maxBytes} bytes`, 'file_too_large')
-        }
-        chunks.push(chunk)
-        if (chunk.length < CHUNK_BYTES) return Buffer.concat(chunks)
-      }
+      return readOutputFile(sandbox.kernel, relative, maxBytes)
     })
   }
 
@@ -296,57 +279,35 @@ export class LocalDriver implements SandboxDriver {
   private async runNow(
     sandbox: LocalSandbox,
     request: RunRequest,
+    signal: AbortSignal | undefined,
     retried = false,
   ): Promise<RunResult> {
     const restarted = (await this.reviveIfDead(sandbox)) || retried
     const started = performance.now()
     const kernel = sandbox.kernel
-    let timer: NodeJS.Timeout | undefined
-    const timeout = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), sandbox.limits.runTimeoutMs)
-    })
-    const reply = kernel
-      .request({
-        op: 'run',
-        language: request.language,
-        code: request.code,
-        output_cap: sandbox.limits.outputCapBytes,
-      })
-      .then(
-        (value) => ({ value }),
-        (error: Error) => ({ error }),
-      )
-    const outcome = await Promise.race([reply, timeout])
-    clearTimeout(timer)
-    if (outcome !== 'timeout' && 'value' in outcome) {
-      if (outcome.value.code === 'run_not_started' && !retried) {
+    const outcome = await awaitRun(kernel, request, sandbox.limits, signal)
+    if (outcome.ended === 'reply') {
+      if (outcome.reply.code === 'run_not_started' && !retried) {
         // The code never ran, so running it once more after a clean start is safe.
         await sandbox.cgroup.killAll()
         await kernel.exited
         await this.restartKernel(sandbox)
-        return this.runNow(sandbox, request, true)
+        return this.runNow(sandbox, request, signal, true)
       }
-      return toRunResult(outcome.value, performance.now() - started, restarted)
+      return toRunResult(outcome.reply, performance.now() - started, restarted)
     }
-    // Timed out, or the kernel died mid-run (out of memory, os._exit): clear the cgroup of
-    // whatever the run started and give the sandbox a fresh kernel.
+    // Timed out, cancelled, or the kernel died mid-run (out of memory, os._exit): clear the cgroup
+    // of whatever the run started and give the sandbox a fresh kernel.
     await sandbox.cgroup.killAll()
     const exitCode = await kernel.exited
     await this.restartKernel(sandbox)
-    const durationMs = Math.round(performance.now() - started)
-    const seconds = sandbox.limits.runTimeoutMs / 1000
-    const note =
-      outcome === 'timeout'
-        ? `Killed: the run passed its ${seconds} s limit. Everything it started was stopped and the Python kernel was restarted: variables and imports are gone, files remain.`
-        : `Killed: the sandbox kernel died (exit ${exitCode}${exitCode === 137 ? ', likely out of memory' : ''}). It was restarted: variables and imports are gone, files remain.`
-    return {
-      exitCode: outcome === 'timeout' ? 137 : exitCode || 1,
-      stdout: { text: '', bytes: 0, truncated: false },
-      stderr: { text: note, bytes: Buffer.byteLength(note), truncated: false },
-      durationMs,
-      timedOut: outcome === 'timeout',
-      kernelRestarted: true,
-    }
+    return killedResult(
+      outcome.ended,
+      exitCode,
+      performance.now() - started,
+      sandbox.limits.runTimeoutMs,
+      true,
+    )
   }
 
   /** Restarts a kernel that died between requests; true when it did. */
@@ -444,55 +405,5 @@ export class LocalDriver implements SandboxDriver {
     })
     sandbox.queue = next.catch(() => undefined)
     return next
-  }
-}
-
-function checkRunRequest(request: RunRequest): void {
-  if (typeof request !== 'object' || request === null) throw new TypeError('a run needs a request')
-  if (request.language !== 'python' && request.language !== 'bash') {
-    throw new TypeError('language must be "python" or "bash"')
-  }
-  if (typeof request.code !== 'string') throw new TypeError('code must be a string')
-  if (Buffer.byteLength(request.code) > MAX_CODE_BYTES) {
-    throw new RangeError(`code is larger than ${MAX_CODE_BYTES} bytes`)
-  }
-}
-
-function expectOk(reply: KernelReply): KernelReply {
-  if (reply.op !== 'error') return reply
-  const code = reply.code
-  const known = code === 'file_not_found' || code === 'invalid_path' ? code : 'sandbox_failed'
-  throw new SandboxError(String(reply.message ?? 'the sandbox refused the request'), known)
-}
-
-function isOutputFile(value: unknown): value is OutputFile {
-  if (typeof value !== 'object' || value === null) return false
-  const f = value as Record<string, unknown>
-  return typeof f.path === 'string' && typeof f.bytes === 'number'
-}
-
-function captured(value: unknown): CapturedOutput {
-  const v = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>
-  return {
-    text: typeof v.text === 'string' ? v.text : '',
-    bytes: typeof v.bytes === 'number' ? v.bytes : 0,
-    truncated: v.truncated === true,
-  }
-}
-
-function toRunResult(reply: KernelReply, elapsedMs: number, restarted: boolean): RunResult {
-  if (reply.op !== 'result') {
-    throw new SandboxError(
-      `the sandbox could not run the code: ${String(reply.message ?? reply.op)}`,
-      'sandbox_failed',
-    )
-  }
-  return {
-    exitCode: typeof reply.exit_code === 'number' ? reply.exit_code : 1,
-    stdout: captured(reply.stdout),
-    stderr: captured(reply.stderr),
-    durationMs: typeof reply.duration_ms === 'number' ? reply.duration_ms : Math.round(elapsedMs),
-    timedOut: false,
-    kernelRestarted: restarted,
   }
 }

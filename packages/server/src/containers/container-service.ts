@@ -1,12 +1,14 @@
 import {
+  type CreateOptions,
   DEFAULT_LIMITS,
+  type PackageMirror,
   type SandboxDriver,
   type SandboxLimits,
   type SandboxPool,
 } from '@syntic/sandbox'
 import { containerLimitReached } from '../orgs/code-execution-errors.js'
 import type { ContainerRecord, OrgSettings, Scope, Store } from '../store/port.js'
-import { containerNotFound, overloaded } from './errors.js'
+import { containerNotFound, overloaded, sandboxUnavailable } from './errors.js'
 import { expiresAt, type Lifetime } from './lifetime.js'
 
 export interface ContainerServiceOptions {
@@ -17,13 +19,13 @@ export interface ContainerServiceOptions {
    * sharing a store only act on containers of their own fleet.
    */
   fleet: string
-  /** Pre-started sandboxes, taken by containers created with the default limits. */
-  pool?: SandboxPool | null
   /** Live sandboxes this server's fleet may hold; past it new containers get 503 `overloaded`. */
   maxSandboxes: number
   lifetime: Lifetime
   /** Limits of new containers, over the driver's defaults; the pool must use the same. */
   limits?: Partial<SandboxLimits>
+  /** The package mirror every sandbox may reach (`SYNTIC_PACKAGE_MIRROR_URL`); the pool's too. */
+  packageMirror?: PackageMirror | null
   retryAfterSeconds?: number
   clock?: () => number
 }
@@ -41,6 +43,8 @@ export class ContainerService {
   private readonly inUse = new Map<string, number>()
   /** Containers being created, counted against the fleet's capacity before they are stored. */
   private creating = 0
+  /** Pre-started sandboxes, created with `createOptions([])`. */
+  private pool: SandboxPool | null = null
 
   constructor(private readonly options: ContainerServiceOptions) {
     this.lifetime = options.lifetime
@@ -50,6 +54,15 @@ export class ContainerService {
   /** The run timeout the model is told about. */
   get runTimeoutMs(): number {
     return this.options.limits?.runTimeoutMs ?? DEFAULT_LIMITS.runTimeoutMs
+  }
+
+  /** Takes new containers without an egress allowlist from this pool when it has one ready. */
+  usePool(pool: SandboxPool | null): void {
+    this.pool = pool
+  }
+
+  get packageMirror(): PackageMirror | null {
+    return this.options.packageMirror ?? null
   }
 
   get driver(): SandboxDriver {
@@ -64,7 +77,11 @@ export class ContainerService {
     return record
   }
 
-  /** Throws 429 `container_limit_reached` or 503 `overloaded` when no container may start. */
+  /**
+   * Throws 429 `container_limit_reached` or 503 `overloaded` when no container may start: the
+   * early answer, before a sandbox is started; `create` checks the organisation's limit again,
+   * atomically.
+   */
   async checkCapacity(settings: OrgSettings): Promise<void> {
     const now = new Date(this.clock()).toISOString()
     const live = await this.options.store.countLiveContainers(settings.org, now)
@@ -74,33 +91,57 @@ export class ContainerService {
     }
   }
 
+  /** The options a new container is created with: the limits, and its network if it has any. */
+  createOptions(egressAllowlist: readonly string[]): CreateOptions {
+    const { limits, packageMirror } = this.options
+    if (egressAllowlist.length === 0 && !packageMirror) return { ...limits }
+    return {
+      ...limits,
+      egress: { allow: [...egressAllowlist], mirror: packageMirror ?? null },
+    }
+  }
+
   /**
-   * Starts a container for the workspace and stores it. Without network it comes from the pool
-   * when one is warm; an organisation's egress allowlist needs a sandbox of its own.
+   * Starts a container for the workspace and stores it, if the organisation's limit still allows:
+   * the store checks and inserts atomically, so concurrent requests cannot both take the last
+   * place (the loser's sandbox is destroyed and it gets 429). Without an egress allowlist the
+   * sandbox comes from the pool when one is warm (the pool's sandboxes have the package mirror).
    */
-  async create(scope: Scope, egressAllowlist: readonly string[] = []): Promise<ContainerRecord> {
+  async create(scope: Scope, settings: OrgSettings): Promise<ContainerRecord> {
+    const { driver } = this.options
+    const pool = this.pool
+    const allowlist = settings.egressAllowlist
+    if (allowlist.length > 0 && !driver.egress) {
+      throw sandboxUnavailable(
+        "the organisation has an egress allowlist, and this server's sandboxes have no network (the docker driver); use the local driver",
+      )
+    }
     this.creating++
     try {
-      const { pool, limits, driver } = this.options
       const handle =
-        egressAllowlist.length > 0
-          ? await driver.create({ ...limits, egress: { allow: [...egressAllowlist] } })
-          : pool
-            ? await pool.acquire()
-            : await driver.create(limits)
+        allowlist.length === 0 && pool
+          ? await pool.acquire()
+          : await driver.create(this.createOptions(allowlist))
       const now = this.clock()
+      let record: ContainerRecord | null
       try {
-        return await this.options.store.createContainer({
+        record = await this.options.store.createContainer({
           ...scope,
           driver: this.options.fleet,
           sandboxId: handle.id,
           createdAt: new Date(now).toISOString(),
           expiresAt: new Date(expiresAt(this.lifetime, now, now)).toISOString(),
+          maxLive: settings.containerLimit,
         })
       } catch (error) {
         await driver.destroy(handle.id).catch(() => undefined)
         throw error
       }
+      if (record === null) {
+        await driver.destroy(handle.id).catch(() => undefined)
+        throw containerLimitReached(settings)
+      }
+      return record
     } finally {
       this.creating--
     }

@@ -44,6 +44,20 @@ export function fileNotFound(param: string): ApiError {
   )
 }
 
+/**
+ * 400 `invalid_file_purpose` for an id in the tool's `files` naming a file of the workspace that
+ * is not `code_input` (a container's output, say): it exists, so 404 would mislead.
+ */
+export function invalidFilePurpose(param: string, purpose: string): ApiError {
+  return new ApiError(
+    400,
+    'invalid_request_error',
+    'invalid_file_purpose',
+    `This file's purpose is "${purpose}"; code execution takes files uploaded with purpose "code_input". Download it and upload it again with that purpose.`,
+    param,
+  )
+}
+
 /** 503 when the server has no working sandbox driver (an operator problem). */
 export function sandboxUnavailable(reason: string): ApiError {
   return new ApiError(

@@ -1,11 +1,21 @@
 import { hostname } from 'node:os'
-import { LocalDriver, type SandboxDriver, type SandboxLimits, SandboxPool } from '@syntic/sandbox'
+import {
+  DockerDriver,
+  LocalDriver,
+  type PackageMirror,
+  type SandboxDriver,
+  type SandboxLimits,
+  SandboxPool,
+} from '@syntic/sandbox'
 import type { SandboxConfig } from '../config.js'
 import type { LogSink } from '../request-log.js'
 import type { Store } from '../store/port.js'
 import { ContainerService } from './container-service.js'
 import { CONTAINER_IDLE_MS, CONTAINER_MAX_LIFETIME_MS, REAP_INTERVAL_MS } from './lifetime.js'
 import { ContainerReaper } from './reaper.js'
+
+/** Docker's own default socket; Podman's is given with SYNTIC_DOCKER_HOST. */
+export const DEFAULT_DOCKER_HOST = 'unix:///var/run/docker.sock'
 
 /** Code execution's containers for one server, or why there are none. */
 export interface ContainerRuntime {
@@ -42,7 +52,7 @@ export async function openContainerRuntime(
     config?.runTimeoutMs !== undefined ? { runTimeoutMs: config.runTimeoutMs } : {}
   let driver: SandboxDriver
   try {
-    driver = options.driver ?? (await openDriver(config!, limits))
+    driver = options.driver ?? (await openDriver(config!, limits, fleetOf(config!)))
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error)
     errorLog.write(
@@ -51,13 +61,13 @@ export async function openContainerRuntime(
     return { containers: null, unavailable: reason, close: async () => {} }
   }
   const owned = options.driver === undefined
-  const poolSize = config?.poolSize ?? 0
-  const pool = poolSize > 0 ? new SandboxPool(driver, { size: poolSize, limits }) : null
+  const packageMirror: PackageMirror | null =
+    config?.packageMirrorUrl !== undefined ? { url: config.packageMirrorUrl } : null
   const containers = new ContainerService({
     store: options.store,
     driver,
+    packageMirror,
     fleet: config?.fleet ?? `${driver.name}@${hostname()}`,
-    pool,
     maxSandboxes: config?.maxSandboxes ?? 64,
     lifetime: {
       idleMs: config?.idleMs ?? CONTAINER_IDLE_MS,
@@ -65,6 +75,12 @@ export async function openContainerRuntime(
     },
     ...(Object.keys(limits).length > 0 ? { limits } : {}),
   })
+  const poolSize = config?.poolSize ?? 0
+  const pool: SandboxPool | null =
+    poolSize > 0
+      ? new SandboxPool(driver, { size: poolSize, create: containers.createOptions([]) })
+      : null
+  containers.usePool(pool)
   await containers.reconcile()
   // Filled in the background: the first requests create their own sandboxes until it is warm.
   void pool?.start()
@@ -84,14 +100,33 @@ export async function openContainerRuntime(
   }
 }
 
-async function openDriver(
+function fleetOf(config: SandboxConfig): string {
+  return config.fleet ?? `${config.driver}@${hostname()}`
+}
+
+/**
+ * The configured driver. Its package mirror is the server's, never read from elsewhere. On a
+ * Docker daemon the fleet is the driver's label group, so that servers sharing one daemon never
+ * list (and so never clean up) each other's sandboxes.
+ */
+export async function openDriver(
   config: SandboxConfig,
   limits: Partial<SandboxLimits>,
+  fleet: string,
 ): Promise<SandboxDriver> {
   if (config.driver === 'docker') {
-    throw new Error(
-      `the docker sandbox driver is not available in this build (SYNTIC_DOCKER_HOST=${config.dockerHost ?? 'unset'})`,
-    )
+    if (config.packageMirrorUrl !== undefined) {
+      throw new Error(
+        'the docker sandbox driver runs sandboxes without network, so SYNTIC_PACKAGE_MIRROR_URL cannot be honoured: unset it or use SYNTIC_SANDBOX_DRIVER=local',
+      )
+    }
+    return DockerDriver.open({
+      host: config.dockerHost ?? DEFAULT_DOCKER_HOST,
+      group: fleet.replace(/[^\w.-]/g, '_').slice(0, 64),
+      limits,
+    })
   }
-  return LocalDriver.open({ limits })
+  const packageMirror =
+    config.packageMirrorUrl !== undefined ? { url: config.packageMirrorUrl } : null
+  return LocalDriver.open({ limits, packageMirror })
 }

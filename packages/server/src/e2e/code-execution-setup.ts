@@ -65,8 +65,9 @@ export class CodeExecutionServer {
     readonly errors: string[],
   ) {}
 
+  /** With a null driver the server opens its own from `options.sandbox`, as in production. */
   static async start(
-    driver: LocalDriver,
+    driver: LocalDriver | null,
     options: ServerOptions = {},
   ): Promise<CodeExecutionServer> {
     const home = options.home ?? mkdtempSync(join(tmpdir(), 'syntic-ce-home-'))
@@ -99,7 +100,7 @@ export class CodeExecutionServer {
     const errors: string[] = []
     const server = await startServer(config, {
       errorLog: { write: (line: string) => errors.push(line) },
-      sandbox: driver,
+      ...(driver ? { sandbox: driver } : {}),
     })
     const store = await openStore({ home })
     return new CodeExecutionServer(server, upstream, store, home, errors)

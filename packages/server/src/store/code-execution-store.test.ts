@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, afterEach, describe, test } from 'node:test'
 import { looksLikeSortableId, newSortableId } from './ids.js'
-import type { NewFile, Scope, Store } from './port.js'
+import type { ContainerRecord, NewContainer, NewFile, Scope, Store } from './port.js'
 import { UnknownScopeError } from './sql-runner.js'
 import { postgresBackend, sqliteBackend, type TestBackend } from './test-databases.js'
 
@@ -75,9 +75,10 @@ function conformance(backend: TestBackend): void {
 
     test('code execution files keep their container', async () => {
       const store = await fresh()
-      const container = await store.createContainer({
+      const container = await stored(store, {
         ...ACME,
         driver: 'local',
+        maxLive: 100,
         sandboxId: 'sbx-1',
         createdAt: at('2030-01-01T00:00:00Z'),
         expiresAt: at('2030-01-01T00:30:00Z'),
@@ -156,6 +157,7 @@ function conformance(backend: TestBackend): void {
         store.createContainer({
           ...nowhere,
           driver: 'local',
+          maxLive: 100,
           sandboxId: 's',
           createdAt: at('2030-01-01T00:00:00Z'),
           expiresAt: at('2030-01-01T00:30:00Z'),
@@ -167,9 +169,10 @@ function conformance(backend: TestBackend): void {
     test('containers: live until expired or removed, scoped to their workspace', async () => {
       const store = await fresh()
       const created = at('2030-01-01T00:00:00Z')
-      const c = await store.createContainer({
+      const c = await stored(store, {
         ...ACME,
         driver: 'local',
+        maxLive: 100,
         sandboxId: 'sbx-internal-1',
         createdAt: created,
         expiresAt: at('2030-01-01T00:30:00Z'),
@@ -215,9 +218,10 @@ function conformance(backend: TestBackend): void {
     test('live containers are counted per organisation and listed for the reaper', async () => {
       const store = await fresh()
       const make = (scope: Scope, expiresAt: string) =>
-        store.createContainer({
+        stored(store, {
           ...scope,
           driver: 'local',
+          maxLive: 100,
           sandboxId: `sbx-${Math.random()}`,
           createdAt: at('2030-01-01T00:00:00Z'),
           expiresAt,
@@ -238,6 +242,33 @@ function conformance(backend: TestBackend): void {
         [a.id, b.id, expired.id, g.id],
       )
       assert.equal(live[0]?.sandboxId, a.sandboxId)
+    })
+
+    test('the live-container limit holds against concurrent creations', async () => {
+      const store = await fresh()
+      const make = (scope: Scope, sandboxId: string, maxLive: number) =>
+        store.createContainer({
+          ...scope,
+          driver: 'local',
+          sandboxId,
+          createdAt: at('2030-01-01T00:00:00Z'),
+          expiresAt: at('2030-01-01T00:30:00Z'),
+          maxLive,
+        })
+      const racing = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => make(i % 2 ? ACME : STAGING, `sbx-${i}`, 3)),
+      )
+      assert.equal(racing.filter((c) => c !== null).length, 3)
+      assert.equal(await store.countLiveContainers('acme', at('2030-01-01T00:10:00Z')), 3)
+      // Other organisations have their own count; a removed container frees its place.
+      assert.notEqual(await make(GLOBEX, 'sbx-g', 1), null)
+      assert.equal(await make(GLOBEX, 'sbx-g2', 1), null)
+      const first = racing.find((c) => c !== null)
+      assert.ok(first)
+      await store.markContainerRemoved(first.id, at('2030-01-01T00:01:00Z'))
+      assert.notEqual(await make(ACME, 'sbx-again', 3), null)
+      assert.equal(await make(ACME, 'sbx-over', 3), null)
+      assert.equal(await make(ACME, 'sbx-zero', 0), null)
     })
 
     test('usage is recorded once per request id and totalled per workspace and month', async () => {
@@ -343,3 +374,10 @@ function conformance(backend: TestBackend): void {
 
 conformance(sqliteBackend())
 conformance(postgresBackend())
+
+/** A container the test expects to be stored (its limit is far away). */
+async function stored(store: Store, container: NewContainer): Promise<ContainerRecord> {
+  const record = await store.createContainer(container)
+  assert.ok(record, 'the container was not stored')
+  return record
+}

@@ -45,25 +45,39 @@ function toRecord(row: ContainerRow): ContainerRecord {
 export class ContainersTable {
   constructor(private readonly db: SqlRunner) {}
 
-  async create(input: NewContainer): Promise<ContainerRecord> {
+  /**
+   * Inserts the container unless its organisation already has `maxLive` live, unexpired ones
+   * (then null). The count and the insert are one statement under the organisation's lock, so
+   * concurrent creations, on one server or several, cannot both take the last place.
+   */
+  async create(input: NewContainer): Promise<ContainerRecord | null> {
     const ids = await scopeIds(this.db, input)
     if (ids === null) throw new UnknownScopeError()
     const id = newSortableId('cntr_')
-    await this.db.run(
-      'insertContainer',
-      `INSERT INTO containers (id, org_id, workspace_id, driver, sandbox_id, status, created_at,
-        last_used_at, expires_at) VALUES (?, ?, ?, ?, ?, 'live', ?, ?, ?)`,
-      [
-        id,
-        ids.orgId,
-        ids.workspaceId,
-        input.driver,
-        input.sandboxId,
-        input.createdAt,
-        input.createdAt,
-        input.expiresAt,
-      ],
+    const inserted = await this.db.withOrgLock(ids.orgId, (db) =>
+      db.run(
+        'insertContainer',
+        `INSERT INTO containers (id, org_id, workspace_id, driver, sandbox_id, status, created_at,
+          last_used_at, expires_at)
+          SELECT ?, ?, ?, ?, ?, 'live', ?, ?, ?
+          WHERE (SELECT COUNT(*) FROM containers WHERE org_id = ? AND status = 'live'
+            AND expires_at > ?) < ?`,
+        [
+          id,
+          ids.orgId,
+          ids.workspaceId,
+          input.driver,
+          input.sandboxId,
+          input.createdAt,
+          input.createdAt,
+          input.expiresAt,
+          ids.orgId,
+          input.createdAt,
+          input.maxLive,
+        ],
+      ),
     )
+    if (inserted === 0) return null
     const created = await this.byId(id)
     if (created === null) throw new Error(`container ${id} vanished after insert`)
     return created

@@ -77,6 +77,8 @@ export interface NewContainer extends Scope {
   sandboxId: string
   createdAt: string
   expiresAt: string
+  /** The organisation's live-container limit: at it, nothing is inserted. */
+  maxLive: number
 }
 
 /** Billing lines; one today. */
@@ -141,7 +143,11 @@ export interface Store {
   /** Removes the row and returns it (its blob is the caller's to delete); null when none. */
   deleteFile(scope: Scope, id: string): Promise<FileRecord | null>
 
-  createContainer(container: NewContainer): Promise<ContainerRecord>
+  /**
+   * Stores a live container unless the organisation already has `maxLive` (then null), atomically
+   * across concurrent requests and servers.
+   */
+  createContainer(container: NewContainer): Promise<ContainerRecord | null>
   /** A live container of this workspace not expired at `now`; null otherwise. */
   getContainer(scope: Scope, id: string, now: string): Promise<ContainerRecord | null>
   /** Marks a live container used; null when it is not live. */

@@ -99,15 +99,24 @@ function postgresRunner(pool: pg.Pool): SqlRunner {
     }
     return { name: `syntic_${name}`, text, values: [...params] }
   }
-  return {
+  const on = (db: pg.Pool | pg.PoolClient): SqlRunner => ({
     async rows<R>(name: string, sql: string, params: readonly SqlValue[]): Promise<R[]> {
-      const result = await pool.query(config(name, sql, params))
+      const result = await db.query(config(name, sql, params))
       return result.rows as R[]
     },
     async run(name, sql, params) {
-      return (await pool.query(config(name, sql, params))).rowCount ?? 0
+      return (await db.query(config(name, sql, params))).rowCount ?? 0
     },
-  }
+    withOrgLock(orgId, work) {
+      return inTransaction(pool, async (client) => {
+        await client.query(
+          config('lockOrg', 'SELECT id FROM orgs WHERE id = ? FOR NO KEY UPDATE', [orgId]),
+        )
+        return work(on(client))
+      })
+    },
+  })
+  return on(pool)
 }
 
 /** Longest wait for a connection, and for any one query's answer. */
@@ -235,7 +244,7 @@ export class PostgresStore implements Store {
     return this.tables.files.delete(scope, id)
   }
 
-  createContainer(container: NewContainer): Promise<ContainerRecord> {
+  createContainer(container: NewContainer): Promise<ContainerRecord | null> {
     return this.tables.containers.create(container)
   }
 
@@ -290,21 +299,30 @@ export class PostgresStore implements Store {
     if (!this.pool.ended) await this.pool.end()
   }
 
-  private async transaction(work: (client: pg.PoolClient) => Promise<void>): Promise<void> {
-    const client = await this.pool.connect()
-    try {
-      await client.query('BEGIN')
-      await work(client)
-      await client.query('COMMIT')
-    } catch (error) {
-      // A connection whose ROLLBACK failed is in an unknown state: destroy it, not reuse it.
-      const broken = await client.query('ROLLBACK').then(
-        () => undefined,
-        (e: unknown) => (e instanceof Error ? e : new Error(String(e))),
-      )
-      client.release(broken)
-      throw error
-    }
+  private transaction(work: (client: pg.PoolClient) => Promise<void>): Promise<void> {
+    return inTransaction(this.pool, work)
+  }
+}
+
+/** Runs `work` in a transaction on one connection: committed when it resolves, else rolled back. */
+async function inTransaction<T>(
+  pool: pg.Pool,
+  work: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect()
+  try {
+    await client.query('BEGIN')
+    const result = await work(client)
+    await client.query('COMMIT')
     client.release()
+    return result
+  } catch (error) {
+    // A connection whose ROLLBACK failed is in an unknown state: destroy it, not reuse it.
+    const broken = await client.query('ROLLBACK').then(
+      () => undefined,
+      (e: unknown) => (e instanceof Error ? e : new Error(String(e))),
+    )
+    client.release(broken)
+    throw error
   }
 }

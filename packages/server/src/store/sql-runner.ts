@@ -12,6 +12,14 @@ export interface SqlRunner {
   rows<R>(name: string, sql: string, params: readonly SqlValue[]): Promise<R[]>
   /** Runs a statement and returns how many rows it changed. */
   run(name: string, sql: string, params: readonly SqlValue[]): Promise<number>
+  /**
+   * Runs `work` holding the organisation's lock, so that the same call for that organisation from
+   * any server waits for it. PostgreSQL: a transaction holding the org's row (`FOR NO KEY UPDATE`,
+   * which file and container inserts do not wait on); each statement of `work` then sees what the
+   * previous holder committed. SQLite: one writer at a time already, so a single conditional
+   * statement in `work` needs nothing more.
+   */
+  withOrgLock<T>(orgId: string, work: (db: SqlRunner) => Promise<T>): Promise<T>
 }
 
 /** `?` placeholders as PostgreSQL's `$1, $2, ...`; the queries hold no `?` inside literals. */

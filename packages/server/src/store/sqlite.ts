@@ -91,14 +91,18 @@ function sqliteRunner(db: Database.Database): SqlRunner {
     }
     return prepared
   }
-  return {
+  const runner: SqlRunner = {
     async rows<R>(name: string, sql: string, params: readonly SqlValue[]): Promise<R[]> {
       return statement(name, sql).all(...params) as R[]
     },
     async run(name, sql, params) {
       return statement(name, sql).run(...params).changes
     },
+    withOrgLock(_orgId, work) {
+      return work(runner)
+    },
   }
+  return runner
 }
 
 /** Creates the folder 0700 and the database file 0600 before SQLite opens it. */
@@ -217,7 +221,7 @@ export class SqliteStore implements Store {
     return this.tables.files.delete(scope, id)
   }
 
-  createContainer(container: NewContainer): Promise<ContainerRecord> {
+  createContainer(container: NewContainer): Promise<ContainerRecord | null> {
     return this.tables.containers.create(container)
   }
 

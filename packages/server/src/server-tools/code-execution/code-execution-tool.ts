@@ -31,6 +31,7 @@ export interface CodeExecutionToolOptions {
   inputFiles: readonly string[]
   runTimeoutMs: number
   network: boolean
+  packageMirror: boolean
 }
 
 const USED_UP_NOTE =
@@ -57,6 +58,7 @@ export class CodeExecutionTool implements ServerTool {
         inputFiles: options.inputFiles,
         runTimeoutSeconds: Math.round(options.runTimeoutMs / 1000),
         network: options.network,
+        packageMirror: options.packageMirror,
       }),
     ]
   }
@@ -73,7 +75,7 @@ export class CodeExecutionTool implements ServerTool {
   async run(
     call: ChatFunctionToolCall,
     id: string,
-    _context: ServerToolContext,
+    context: ServerToolContext,
   ): Promise<ServerToolOutcome> {
     const args = parseRunArguments(call.function.arguments)
     if (this.runs >= this.options.maxRuns) {
@@ -86,12 +88,21 @@ export class CodeExecutionTool implements ServerTool {
     if (!args.ok) return { modelText: args.error, record: this.record(id, 'error', null, 0, args) }
     this.runs++
     const { containers } = this.options
-    const result = await containers.driver.run(this.container.sandboxId, {
-      language: args.language,
-      code: args.code,
-    })
+    // A client that leaves mid-run cancels it: the driver kills what it started and the container
+    // stays usable for the next request.
+    const result = await containers.driver.run(
+      this.container.sandboxId,
+      { language: args.language, code: args.code },
+      { signal: context.signal },
+    )
     this.runMs.push(result.durationMs)
     this.container = await containers.touch(this.container)
+    if (result.cancelled) {
+      return {
+        modelText: runResultText(result, { created: [], skipped: [] }, 0, 0),
+        record: this.record(id, 'error', result.exitCode, result.durationMs, args, result),
+      }
+    }
     const outputs = await this.options.outputs.collect()
     for (const file of outputs.created) {
       this.files.push({

@@ -6,7 +6,7 @@ import {
   type ServerToolUsage,
 } from '@syntic/protocol'
 import type { ContainerService } from '../../containers/container-service.js'
-import { fileNotFound, sandboxUnavailable } from '../../containers/errors.js'
+import { fileNotFound, invalidFilePurpose, sandboxUnavailable } from '../../containers/errors.js'
 import { copyInputs, OutputFiles } from '../../containers/files-in-out.js'
 import type { FileService } from '../../files/file-service.js'
 import { toolDisabled } from '../../orgs/code-execution-errors.js'
@@ -49,7 +49,8 @@ export interface CodeExecutionSession {
 
 /**
  * Everything the spec checks before the first upstream call, in order: the organisation allows
- * code execution (403), the server can run it (503), every file exists (404), then the container:
+ * code execution (403), the server can run it (503), every file exists (404) and is `code_input`
+ * (400), then the container:
  * a live one of the workspace (404), or room for a new one (429, 503). Only then is a container
  * started and the files copied into it.
  */
@@ -69,7 +70,7 @@ export async function prepareCodeExecution(
     container = await containers.find(scope, entry.container.id, `${at}.container.id`)
   } else {
     await containers.checkCapacity(settings)
-    container = await containers.create(scope, settings.egressAllowlist)
+    container = await containers.create(scope, settings)
     created = true
   }
   const release = containers.hold(container.id)
@@ -100,6 +101,7 @@ export async function prepareCodeExecution(
     inputFiles: inputs.map((f) => f.filename),
     runTimeoutMs: containers.runTimeoutMs,
     network: settings.egressAllowlist.length > 0,
+    packageMirror: containers.packageMirror !== null,
   })
   let settled: Promise<CodeExecutionSettlement> | undefined
   return {
@@ -140,6 +142,7 @@ async function inputFiles(
     seen.add(id)
     const file = await files.get(scope, id)
     if (file === null) throw fileNotFound(`${param}[${i}]`)
+    if (file.purpose !== 'code_input') throw invalidFilePurpose(`${param}[${i}]`, file.purpose)
     found.push(file)
   }
   return found
