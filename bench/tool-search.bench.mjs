@@ -4,6 +4,7 @@
 // catalog and queries; then quality (Recall@1/5/10, nDCG@10) on the development sets for keyword,
 // semantic and minisearch. Reads /work/shared/bench/tool-search (or SYNTIC_TOOL_SEARCH_DATA).
 import { existsSync, readFileSync } from 'node:fs'
+import { availableParallelism, loadavg } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { create, insertMultiple, search as oramaSearch } from '@orama/orama'
@@ -20,8 +21,13 @@ import { median, quantile, round } from './support/stats.mjs'
 const DATA = process.env.SYNTIC_TOOL_SEARCH_DATA ?? '/work/shared/bench/tool-search'
 const SETS = ['seal_dev', 'bfcl_dev', 'metatool_dev']
 const SIZE = 10_000
+const PEER_SAMPLE = 4
 
-const progress = (what) => process.stderr.write(`tool-search bench: ${what}\n`)
+const started = performance.now()
+const progress = (what) =>
+  process.stderr.write(
+    `tool-search bench: ${what} (${Math.round((performance.now() - started) / 1000)} s)\n`,
+  )
 
 const timed = (body) => {
   const start = performance.now()
@@ -117,17 +123,26 @@ async function speed(docs, queries) {
   const oramaBuildMs = performance.now() - oramaStart
 
   // A cached catalog: each request parses its own copy of the definitions (not timed), then
-  // the catalog is keyed and found.
-  const cache = new ToolSearch({ maxCatalogs: 4 })
+  // the catalog is keyed and found: by the full SHA-256 (no scope), and by the fingerprint within
+  // a scope (the server's path), whose background check is left out of the timing but let run.
+  const cache = new ToolSearch({ maxCatalogs: 4, checkIntervalMs: 0 })
   cache.catalog(ten)
-  const cachedTimes = []
-  for (let i = 0; i < 15; i++) {
-    const copy = JSON.parse(JSON.stringify(ten))
-    cachedTimes.push(timed(() => cache.catalog(copy))[0])
+  const tenText = JSON.stringify(ten)
+  const fullTimes = []
+  const scopedTimes = []
+  const scope = { scope: 'org_bench/ws_bench' }
+  cache.catalog(ten, scope)
+  for (let i = 0; i < 30; i++) {
+    const copy = JSON.parse(tenText)
+    fullTimes.push(timed(() => cache.catalog(copy))[0])
+    const scoped = JSON.parse(tenText)
+    scopedTimes.push(timed(() => cache.catalog(scoped, scope))[0])
+    await cache.idle()
   }
+  if (cache.stats.misses !== 1 || cache.stats.stale !== 0) throw new Error('cache bench rebuilt')
   progress('peer builds and cache done')
-  // Every 10th query of the three sets: the peers take milliseconds a query at this size.
-  const texts = queries.filter((_, i) => i % 10 === 0).map((q) => q.query)
+  // Every 20th query of the three sets: the peers take tens of milliseconds a query at this size.
+  const texts = queries.filter((_, i) => i % 20 === 0).map((q) => q.query)
   for (const q of texts.slice(0, 200)) index.search(q, 10)
   const ours = latencies(texts, (q) => index.search(q, 10))
   const peer = latencies(texts, (q) => mini.search(q).slice(0, 10))
@@ -145,7 +160,8 @@ async function speed(docs, queries) {
     semanticQ = { error: String(error?.message ?? error) }
   }
   const buildMs = coldMs
-  const cachedMs = median(cachedTimes)
+  const cachedMs = median(scopedTimes)
+  const cachedP99 = quantile(scopedTimes, 0.99)
   return {
     name: `tool search speed at ${SIZE} tools (${texts.length} queries)`,
     rows: [
@@ -154,8 +170,14 @@ async function speed(docs, queries) {
       { case: 'minisearch 7.2.0 build', ms: round(miniBuildMs, 2) },
       { case: 'orama 3.1.18 build', ms: round(oramaBuildMs, 2) },
       {
-        case: 'cached catalog: key (SHA-256 of the definitions) + lookup, median of 15',
-        ms: round(cachedMs, 2),
+        case: 'cached catalog, scoped: fingerprint + lookup (30 fresh copies)',
+        median_ms: round(cachedMs, 3),
+        p99_ms: round(cachedP99, 3),
+      },
+      {
+        case: 'cached catalog, unscoped: full SHA-256 key + lookup (30 fresh copies)',
+        median_ms: round(median(fullTimes), 3),
+        p99_ms: round(quantile(fullTimes, 0.99), 3),
       },
       { case: 'keyword query', ...ours },
       { case: 'minisearch query', ...peer },
@@ -166,13 +188,18 @@ async function speed(docs, queries) {
     ],
     ratio: round(ours.median_ms / peer.median_ms, 3),
     target:
-      'keyword query median < 1 ms and below minisearch (ratio < 1); build cold < 150 ms; index < 100 MB',
+      'keyword query median < 1 ms and below minisearch (ratio < 1); build cold < 150 ms; scoped cached catalog < 1 ms; index < 100 MB',
     pass:
       ours.median_ms < 1 &&
+      cachedMs < 1 &&
       ours.median_ms < peer.median_ms &&
       buildMs < 150 &&
       kept.bytes < 100 * 2 ** 20,
-    notes: `cached catalog target < 1 ms: ${round(cachedMs, 2)} ms, dominated by serialising and hashing ~${round(JSON.stringify(ten).length / 2 ** 20, 1)} MB of definitions`,
+    notes: `load average ${loadavg()
+      .map((l) => round(l, 2))
+      .join(
+        ' / ',
+      )} (1/5/15 min) on ${availableParallelism()} cores; the unscoped key serialises and hashes ~${round(tenText.length / 2 ** 20, 1)} MB of definitions`,
   }
 }
 
@@ -187,16 +214,22 @@ async function quality(docs, sets) {
     const keyword = summarize(
       queries.map((q) => ({ gold: q.gold, results: index.search(q.query, 10).map((h) => h.name) })),
     )
+    // The peer's quality on every 4th query: its queries take milliseconds each.
     const peer = summarize(
-      queries.map((q) => ({
-        gold: q.gold,
-        results: mini
-          .search(q.query)
-          .slice(0, 10)
-          .map((h) => h.name),
-      })),
+      queries
+        .filter((_, i) => i % PEER_SAMPLE === 0)
+        .map((q) => ({
+          gold: q.gold,
+          results: mini
+            .search(q.query)
+            .slice(0, 10)
+            .map((h) => h.name),
+        })),
     )
-    rows.push({ set, ranker: 'keyword', ...keyword }, { set, ranker: 'minisearch', ...peer })
+    rows.push(
+      { set, ranker: 'keyword', ...keyword },
+      { set, ranker: `minisearch (every ${PEER_SAMPLE}th query)`, ...peer },
+    )
     progress(`quality: ${set}`)
     try {
       const judged = []
@@ -213,7 +246,7 @@ async function quality(docs, sets) {
   const keywordMean =
     rows.filter((r) => r.ranker === 'keyword').reduce((s, r) => s + r['ndcg@10'], 0) / sets.length
   const peerMean =
-    rows.filter((r) => r.ranker === 'minisearch').reduce((s, r) => s + r['ndcg@10'], 0) /
+    rows.filter((r) => r.ranker.startsWith('minisearch')).reduce((s, r) => s + r['ndcg@10'], 0) /
     sets.length
   return {
     name: 'tool search quality on the development sets (5,194 tools)',

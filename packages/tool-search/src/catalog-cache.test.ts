@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { ToolSearch } from './catalog-cache.js'
-import { catalogKey } from './catalog-key.js'
-import type { Embedder, ToolDocument } from './types.js'
+import { catalogFingerprint, catalogKey, KEY_SLICE_TOOLS } from './catalog-key.js'
+import { type Embedder, EmbedderError, type ToolDocument } from './types.js'
 
 /** Counts what it is asked to embed; vectors are hashed letters, enough to rank something. */
 class CountingEmbedder implements Embedder {
@@ -38,6 +38,8 @@ test('the same definitions get the same catalog, from a fresh copy too', async (
     hits: 1,
     misses: 1,
     evictions: 0,
+    checks: 0,
+    stale: 0,
   })
   const hits = await first.search('refund thing', { mode: 'keyword', limit: 2 })
   assert.equal(hits.length, 2)
@@ -155,4 +157,181 @@ test('a catalog copies its tools: later changes to the array do not reach the in
   const grown = search.catalog(list)
   assert.notEqual(grown, catalog)
   assert.equal(grown.size, 4)
+})
+
+/** A copy of `list` with one description edited in place, keeping its length. */
+function sameLengthEdit(list: ToolDocument[], at: number, word: string): ToolDocument[] {
+  const copy: ToolDocument[] = JSON.parse(JSON.stringify(list))
+  const description = copy[at]!.description!
+  copy[at]!.description = word + description.slice(word.length)
+  return copy
+}
+
+const described = (count: number): ToolDocument[] =>
+  Array.from({ length: count }, (_, i) => ({
+    name: `tool_${i}`,
+    description: `zzzzzz does a thing for tool ${i}, nothing more to say here.`,
+  }))
+
+test('the fingerprint follows names, order, count and description lengths', () => {
+  const base = tools('refund', 5)
+  const print = catalogFingerprint(base)
+  assert.equal(catalogFingerprint(JSON.parse(JSON.stringify(base))), print)
+  const renamed = tools('refund', 5)
+  renamed[2]!.name = 'refund_9'
+  const longer = tools('refund', 5)
+  longer[4]!.description += '!'
+  const noParameters = tools('refund', 5)
+  delete noParameters[0]!.parameters
+  const changed = [renamed, longer, noParameters, tools('refund', 5).reverse(), tools('refund', 4)]
+  for (const other of changed) assert.notEqual(catalogFingerprint(other), print)
+  // What it does not read: a same-length edit away from the sampled characters.
+  assert.equal(
+    catalogFingerprint(sameLengthEdit(described(3), 1, 'refund')),
+    catalogFingerprint(described(3)),
+  )
+  // Hostile shapes cost nothing special and never throw.
+  const odd = [{ name: 42, description: { long: true } }, { name: '' }] as unknown as ToolDocument[]
+  assert.match(catalogFingerprint(odd), /^2\./)
+  assert.match(catalogFingerprint([]), /^0\./)
+})
+
+test('the full key reads every slice of a large catalog', () => {
+  const many = tools('bulk', KEY_SLICE_TOOLS + 40)
+  const key = catalogKey(many)
+  assert.equal(catalogKey(JSON.parse(JSON.stringify(many))), key)
+  const late = JSON.parse(JSON.stringify(many)) as ToolDocument[]
+  late[KEY_SLICE_TOOLS + 20]!.description = 'Changed in the second slice.'
+  assert.notEqual(catalogKey(late), key)
+  assert.notEqual(
+    catalogKey(many.slice(0, KEY_SLICE_TOOLS)),
+    catalogKey(many.slice(0, KEY_SLICE_TOOLS + 1)),
+  )
+})
+
+test('within a scope a catalog is found by its fingerprint, and checked only once an interval', async () => {
+  const search = new ToolSearch({ embedder: new CountingEmbedder() })
+  const first = search.catalog(tools('refund', 20), { scope: 'org_1/ws_1' })
+  for (let i = 0; i < 5; i++) {
+    const copy = JSON.parse(JSON.stringify(tools('refund', 20)))
+    assert.equal(search.catalog(copy, { scope: 'org_1/ws_1' }), first)
+  }
+  await search.idle()
+  assert.equal(search.stats.hits, 5)
+  assert.equal(search.stats.misses, 1)
+  assert.equal(search.stats.checks, 0, 'the default interval has not passed')
+})
+
+test('one scope never gets the index of a catalog another scope sent', async () => {
+  const search = new ToolSearch({ embedder: new CountingEmbedder(), checkIntervalMs: 0 })
+  const honest = described(4)
+  // Same fingerprint, different words: it would steer a shared lookup towards tool_2.
+  const crafted = sameLengthEdit(honest, 2, 'refund')
+  assert.equal(catalogFingerprint(crafted), catalogFingerprint(honest))
+  const attacker = search.catalog(crafted, { scope: 'org_evil/ws' })
+  const victim = search.catalog(honest, { scope: 'org_victim/ws' })
+  assert.notEqual(victim, attacker)
+  assert.equal(victim.key, catalogKey(honest))
+  assert.deepEqual(await victim.search('refund', { mode: 'keyword', limit: 3 }), [])
+  // The same definitions from two scopes share one index: that needs the full hash to match.
+  assert.equal(search.catalog(described(4), { scope: 'org_other/ws' }), victim)
+  assert.equal(search.stats.misses, 2)
+})
+
+test('a same-scope edit the fingerprint misses is corrected by the background check', async () => {
+  const search = new ToolSearch({ embedder: new CountingEmbedder(), checkIntervalMs: 0 })
+  const scope = { scope: 'org_1/ws_1' }
+  const before = search.catalog(described(4), scope)
+  const edited = sameLengthEdit(described(4), 2, 'refund')
+  // Served the previous ranking until the check has run: the staleness the docs bound.
+  assert.equal(search.catalog(edited, scope), before)
+  await search.idle()
+  assert.deepEqual(
+    { checks: search.stats.checks, stale: search.stats.stale },
+    { checks: 1, stale: 1 },
+  )
+  const after = search.catalog(edited, scope)
+  assert.notEqual(after, before)
+  assert.equal(after.key, catalogKey(edited))
+  assert.deepEqual(
+    (await after.search('refund', { mode: 'keyword', limit: 3 })).map((h) => h.name),
+    ['tool_2'],
+  )
+  // An unchanged catalog passes its check and stays.
+  assert.equal(search.catalog(edited, scope), after)
+  await search.idle()
+  assert.equal(search.stats.stale, 1)
+  assert.equal(search.catalog(edited, scope), after)
+})
+
+test('a catalog that stops serialising fails its check and is looked up in full again', async () => {
+  const search = new ToolSearch({ embedder: new CountingEmbedder(), checkIntervalMs: 0 })
+  let hostile = false
+  const list: ToolDocument[] = [
+    {
+      name: 'shifty',
+      description: 'Changes under the check.',
+      parameters: {
+        toJSON() {
+          if (hostile) throw new Error('no serialising today')
+          return { type: 'object' }
+        },
+      },
+    },
+  ]
+  const scope = { scope: 'org_1/ws_1' }
+  const first = search.catalog(list, scope)
+  hostile = true
+  assert.equal(search.catalog(list, scope), first)
+  await search.idle()
+  assert.equal(search.stats.stale, 1)
+  assert.throws(() => search.catalog(list, scope), /no serialising today/)
+})
+
+test('fingerprints are bounded with the catalogs', () => {
+  const search = new ToolSearch({ embedder: new CountingEmbedder(), maxCatalogs: 1 })
+  for (let i = 0; i < 10; i++) search.catalog(tools('same'), { scope: `org_${i}/ws` })
+  assert.equal(search.stats.misses, 1)
+  assert.equal(search.stats.hits, 9)
+  // Only the 4 most recent scopes are remembered: the first is looked up by full key again.
+  const before = search.stats.hits
+  search.catalog(tools('same'), { scope: 'org_0/ws' })
+  assert.equal(search.stats.hits, before + 1)
+  assert.throws(() => new ToolSearch({ checkIntervalMs: -1 }), RangeError)
+})
+
+/** Fails its first `failures` calls, then embeds like CountingEmbedder. */
+class FlakyEmbedder extends CountingEmbedder {
+  calls = 0
+  constructor(private failures: number) {
+    super()
+  }
+  override async embed(texts: readonly string[]): Promise<Float32Array[]> {
+    this.calls++
+    if (this.failures > 0) {
+      this.failures--
+      throw new EmbedderError('embeddings server down')
+    }
+    return super.embed(texts)
+  }
+}
+
+test('a failed semantic build is forgotten and retried by the next search', async () => {
+  const flaky = new FlakyEmbedder(1)
+  const catalog = new ToolSearch({ embedder: flaky }).catalog(tools('refund', 10))
+  const failed = await Promise.allSettled([
+    catalog.search('refund thing', { mode: 'semantic', limit: 3 }),
+    catalog.search('refund other', { mode: 'semantic', limit: 3 }),
+  ])
+  assert.deepEqual(
+    failed.map((r) => r.status),
+    ['rejected', 'rejected'],
+  )
+  assert.equal(flaky.calls, 1, 'both waited for one build')
+  const hits = await catalog.search('refund thing', { mode: 'semantic', limit: 3 })
+  assert.equal(hits.length, 3)
+  assert.ok(flaky.calls > 1, 'the build ran again')
+  const callsAfter = flaky.calls
+  await catalog.search('refund thing', { mode: 'semantic', limit: 3 })
+  assert.equal(flaky.calls, callsAfter + 1, 'once built, only the query is embedded')
 })

@@ -1,5 +1,7 @@
 export {
   type Catalog,
+  type CatalogOptions,
+  DEFAULT_CHECK_INTERVAL_MS,
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_CATALOGS,
   ToolSearch,
@@ -7,7 +9,15 @@ export {
   type ToolSearchStats,
 } from './catalog-cache.js'
 export { CatalogFileError, parseCatalog } from './catalog-file.js'
-export { catalogKey } from './catalog-key.js'
+export { catalogFingerprint, catalogKey } from './catalog-key.js'
+export {
+  DEFAULT_WORD_VECTORS_PATH,
+  defaultEmbedder,
+  embedderFromEnv,
+  OpenAICompatibleEmbedder,
+  type OpenAICompatibleEmbedderOptions,
+  WordVectorEmbedder,
+} from './embedders/index.js'
 export { ndcgAt, type QualityReport, recallAt, summarize } from './eval/metrics.js'
 export { type JudgedQuery, parseQueries, QueryFileError } from './eval/queries.js'
 export { FIELDS, type FieldName } from './keyword/fields.js'

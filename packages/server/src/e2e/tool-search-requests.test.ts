@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
-import { createServer } from 'node:net'
+import { createServer as createHttpServer } from 'node:http'
+import { type AddressInfo, createServer } from 'node:net'
 import { after, before, describe, test } from 'node:test'
 import { createToolIndex } from '../server-tools/tool-search/create-tool-index.js'
 import { envelopeOf, Harness } from './harness.js'
@@ -308,35 +309,121 @@ describe('tool search through an anthropic upstream', () => {
   })
 })
 
-describe('tool search when the embeddings backend fails', {
-  todo: 'createToolIndex waits for @syntic/tool-search to export OpenAICompatibleEmbedder',
-}, () => {
-  let harness: Harness
-  before(async () => {
-    // A port nobody listens on: the embeddings server is down.
-    const probe = createServer()
-    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
-    const { port } = probe.address() as { port: number }
-    await new Promise<void>((resolve) => probe.close(() => resolve()))
-    harness = await Harness.start({
-      format: 'openai',
-      toolIndex: createToolIndex({ url: `http://127.0.0.1:${port}`, model: 'embedder' }),
+/** A real OpenAI-compatible embeddings server on port 0 that fails until told otherwise. */
+async function embeddingsServer() {
+  const state = { failing: true, requests: 0, authorization: '' }
+  const server = createHttpServer((request, response) => {
+    let body = ''
+    request.on('data', (chunk: Buffer) => {
+      body += chunk.toString('utf8')
+    })
+    request.on('end', () => {
+      state.requests++
+      state.authorization = request.headers.authorization ?? ''
+      if (state.failing) {
+        response.writeHead(500, { 'content-type': 'text/plain' })
+        response.end('model overloaded at gpu-node-7.internal (key sk-embed-secret)')
+        return
+      }
+      const input = (JSON.parse(body) as { input: string[] }).input
+      const data = input.map((text, index) => ({
+        index,
+        embedding: Array.from(
+          { length: 8 },
+          (_, d) => ((text.charCodeAt(d % text.length) || 1) % 7) + 1,
+        ),
+      }))
+      response.writeHead(200, { 'content-type': 'application/json' })
+      response.end(JSON.stringify({ object: 'list', data, model: 'embedder' }))
     })
   })
-  after(() => harness.close())
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    state,
+    url: `http://127.0.0.1:${port}/v1`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+}
 
-  test('a semantic search is 502 embeddings_unavailable', async () => {
-    harness.upstream.enqueue(refundModel([]))
-    const response = await harness.fetch('/v1/chat/completions', {
+describe('tool search when the embeddings backend fails', () => {
+  let harness: Harness
+  let embeddings: Awaited<ReturnType<typeof embeddingsServer>>
+  before(async () => {
+    embeddings = await embeddingsServer()
+    harness = await Harness.start({
+      format: 'openai',
+      toolIndex: createToolIndex({
+        url: embeddings.url,
+        model: 'embedder',
+        apiKey: 'sk-embed-secret',
+      }),
+    })
+  })
+  after(async () => {
+    await harness.close()
+    await embeddings.close()
+  })
+
+  const semanticRequest = () =>
+    harness.fetch('/v1/chat/completions', {
       json: {
         model: 'm',
         tools: [{ type: 'syntic_tool_search', mode: 'semantic' }, GET_ORDER, CREATE_REFUND],
         messages: [{ role: 'user', content: 'Refund.' }],
       },
     })
+
+  test('a semantic search is 502 embeddings_unavailable, saying nothing of the backend', async () => {
+    harness.upstream.enqueue(refundModel([]))
+    const response = await semanticRequest()
     assert.equal(response.status, 502)
     const envelope = await envelopeOf(response)
     assert.equal(envelope.error.code, 'embeddings_unavailable')
     assert.match(envelope.error.message, /"mode": "keyword"/)
+    assert.doesNotMatch(envelope.error.message, /127\.0\.0\.1|gpu-node|sk-embed|500/)
+    assert.ok(embeddings.state.requests >= 1, 'the embeddings server was asked')
+    assert.equal(embeddings.state.authorization, 'Bearer sk-embed-secret')
+  })
+
+  test('the failed build is not kept: once the backend answers, the same catalog searches', async () => {
+    embeddings.state.failing = false
+    const before = embeddings.state.requests
+    const views: UpstreamView[] = []
+    harness.upstream.enqueue(refundModel(views), refundModel(views))
+    const response = await semanticRequest()
+    assert.equal(response.status, 200, await response.clone().text())
+    const body = (await response.json()) as {
+      choices: { message: { server_tool_calls: { status: string; loaded: string[] }[] } }[]
+    }
+    const [search] = body.choices[0]!.message.server_tool_calls
+    assert.equal(search!.status, 'ok')
+    assert.ok(search!.loaded.length >= 1)
+    assert.ok(embeddings.state.requests >= before + 2, 'catalog and query embedded anew')
+  })
+
+  test('an embeddings server that is down is 502 too', async () => {
+    const probe = createServer()
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
+    const { port } = probe.address() as AddressInfo
+    await new Promise<void>((resolve) => probe.close(() => resolve()))
+    const down = await Harness.start({
+      format: 'openai',
+      toolIndex: createToolIndex({ url: `http://127.0.0.1:${port}`, model: 'embedder' }),
+    })
+    try {
+      down.upstream.enqueue(refundModel([]))
+      const response = await down.fetch('/v1/chat/completions', {
+        json: {
+          model: 'm',
+          tools: [{ type: 'syntic_tool_search', mode: 'semantic' }, GET_ORDER, CREATE_REFUND],
+          messages: [{ role: 'user', content: 'Refund.' }],
+        },
+      })
+      assert.equal(response.status, 502)
+      assert.equal((await envelopeOf(response)).error.code, 'embeddings_unavailable')
+    } finally {
+      await down.close()
+    }
   })
 })

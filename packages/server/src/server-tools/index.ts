@@ -65,7 +65,7 @@ export async function prepareServerTools(
   const entryIndex = tools.findIndex(isCodeExecutionEntry)
   if (plan === null && entryIndex < 0) return null
   const serverTools: ServerTool[] = []
-  if (plan !== null) serverTools.push(new ToolSearchTool(plan, deps.toolIndex))
+  if (plan !== null) serverTools.push(new ToolSearchTool(plan, deps.toolIndex, context.scope))
   let session: CodeExecutionSession | undefined
   if (entryIndex >= 0) {
     session = await prepareCodeExecution(

@@ -15,6 +15,17 @@ export type FieldName = (typeof FIELDS)[number]
 
 export const FIELD_COUNT = FIELDS.length
 
+/** A field by its position in `FIELDS`. */
+export const Field = {
+  Name: 0,
+  Description: 1,
+  ParameterNames: 2,
+  ParameterDescriptions: 3,
+  Nested: 4,
+} as const
+
+export type Field = (typeof Field)[keyof typeof Field]
+
 /** Words kept per field: enough for any real description, bounded for hostile ones. */
 export const MAX_FIELD_WORDS = 2048
 
@@ -27,52 +38,34 @@ export const MAX_SCHEMA_DEPTH = 12
 /** Schema nodes visited per tool, so a huge schema costs a bounded time. */
 export const MAX_SCHEMA_NODES = 4096
 
-type Tokenizer = (text: string) => string[]
-
-class FieldWords {
-  readonly words: string[] = []
-  constructor(private readonly tokenizer: Tokenizer) {}
-
-  add(text: unknown): void {
-    if (typeof text !== 'string' || this.words.length >= MAX_FIELD_WORDS) return
-    const cut = text.length > MAX_TEXT_CHARS ? text.slice(0, MAX_TEXT_CHARS) : text
-    for (const word of this.tokenizer(cut)) {
-      if (this.words.length >= MAX_FIELD_WORDS) return
-      this.words.push(word)
-    }
-  }
+/** Receives each text of a tool, in reading order, with the field it belongs to. */
+export interface FieldSink {
+  add(field: Field, text: unknown): void
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
-/** The words of each field of one tool, in the order of `FIELDS`. */
-export function fieldWords(doc: ToolDocument, tokenizer: Tokenizer): string[][] {
-  const [name, description, parameterNames, parameterDescriptions, nested] = FIELDS.map(
-    () => new FieldWords(tokenizer),
-  ) as [FieldWords, FieldWords, FieldWords, FieldWords, FieldWords]
-  name.add(doc.name)
-  description.add(doc.description)
+/** Hands every text of one tool to `sink`, field by field as `FIELDS` describes them. */
+export function readFields(doc: ToolDocument, sink: FieldSink): void {
+  sink.add(Field.Name, doc.name)
+  sink.add(Field.Description, doc.description)
   const schema = doc.parameters
+  if (!isRecord(schema) || !isRecord(schema.properties)) return
   const budget = { nodes: MAX_SCHEMA_NODES }
-  if (isRecord(schema) && isRecord(schema.properties)) {
-    for (const [key, property] of Object.entries(schema.properties)) {
-      if (--budget.nodes < 0) break
-      parameterNames.add(key)
-      if (!isRecord(property)) continue
-      parameterDescriptions.add(property.description)
-      readNested(property, nested, 1, budget, true)
-    }
+  const properties = schema.properties
+  for (const key of Object.keys(properties)) {
+    if (--budget.nodes < 0) break
+    sink.add(Field.ParameterNames, key)
+    const property = properties[key]
+    if (!isRecord(property)) continue
+    sink.add(Field.ParameterDescriptions, property.description)
+    readNested(property, sink, 1, budget, true)
   }
-  return [
-    name.words,
-    description.words,
-    parameterNames.words,
-    parameterDescriptions.words,
-    nested.words,
-  ]
 }
+
+const BRANCHES = ['items', 'anyOf', 'oneOf', 'allOf', 'additionalProperties'] as const
 
 /**
  * Everything below a top-level parameter: nested property names and descriptions, array items,
@@ -80,33 +73,34 @@ export function fieldWords(doc: ToolDocument, tokenizer: Tokenizer): string[][] 
  */
 function readNested(
   node: unknown,
-  into: FieldWords,
+  sink: FieldSink,
   depth: number,
   budget: { nodes: number },
   topLevel: boolean,
 ): void {
   if (depth > MAX_SCHEMA_DEPTH || --budget.nodes < 0) return
   if (Array.isArray(node)) {
-    for (const item of node) readNested(item, into, depth + 1, budget, false)
+    for (const item of node) readNested(item, sink, depth + 1, budget, false)
     return
   }
   if (!isRecord(node)) return
   // A top-level parameter's own description is in its own field already.
-  if (!topLevel) into.add(node.description)
+  if (!topLevel) sink.add(Field.Nested, node.description)
   if (Array.isArray(node.enum)) {
     for (const value of node.enum) {
       if (--budget.nodes < 0) return
-      into.add(value)
+      sink.add(Field.Nested, value)
     }
   }
   if (isRecord(node.properties)) {
-    for (const [key, property] of Object.entries(node.properties)) {
+    const properties = node.properties
+    for (const key of Object.keys(properties)) {
       if (--budget.nodes < 0) return
-      into.add(key)
-      readNested(property, into, depth + 1, budget, false)
+      sink.add(Field.Nested, key)
+      readNested(properties[key], sink, depth + 1, budget, false)
     }
   }
-  for (const key of ['items', 'anyOf', 'oneOf', 'allOf', 'additionalProperties'] as const) {
-    if (node[key] !== undefined) readNested(node[key], into, depth + 1, budget, false)
+  for (const key of BRANCHES) {
+    if (node[key] !== undefined) readNested(node[key], sink, depth + 1, budget, false)
   }
 }

@@ -168,3 +168,49 @@ test('equal scores keep catalog order', () => {
   assert.deepEqual(names(index, 'same', 3), ['same_0', 'same_1', 'same_2'])
   assert.equal(names(index, 'same', 50).at(-1), 'same_49')
 })
+
+test('interleaved schema text lands in its own field, capped per field', () => {
+  const docs: ToolDocument[] = [
+    {
+      name: 'one',
+      parameters: {
+        properties: {
+          alpha: { description: 'bravo', properties: { charlie: { description: 'delta' } } },
+          echo: { description: 'foxtrot' },
+        },
+      },
+    },
+    // 3,000 words of parameter names: past the field cap, words after the 2,048th are not indexed.
+    {
+      name: 'two',
+      parameters: {
+        properties: Object.fromEntries([
+          ...Array.from({ length: 1000 }, (_, i) => [`filler_word_${i}`, {}]),
+          ['golf', { description: 'hotel' }],
+        ]),
+      },
+    },
+  ]
+  const only = (field: 'parameterNames' | 'parameterDescriptions' | 'nested'): KeywordSettings => ({
+    ...DEFAULT_KEYWORD_SETTINGS,
+    fields: {
+      name: { weight: 0, b: 0.75 },
+      description: { weight: 0, b: 0.75 },
+      parameterNames: { weight: 0, b: 0.75 },
+      parameterDescriptions: { weight: 0, b: 0.75 },
+      nested: { weight: 0, b: 0.75 },
+      [field]: { weight: 1, b: 0.75 },
+    },
+  })
+  const byNames = KeywordIndex.build(docs, only('parameterNames'))
+  const byDescriptions = KeywordIndex.build(docs, only('parameterDescriptions'))
+  const byNested = KeywordIndex.build(docs, only('nested'))
+  assert.deepEqual(names(byNames, 'alpha echo'), ['one'])
+  assert.deepEqual(names(byNames, 'bravo foxtrot charlie delta'), [])
+  assert.deepEqual(names(byDescriptions, 'bravo foxtrot'), ['one'])
+  assert.deepEqual(names(byDescriptions, 'alpha charlie delta'), [])
+  assert.deepEqual(names(byNested, 'charlie delta'), ['one'])
+  assert.deepEqual(names(byNested, 'alpha bravo echo foxtrot'), [])
+  assert.deepEqual(names(byNames, 'golf'), [], 'past the cap')
+  assert.deepEqual(names(byDescriptions, 'hotel'), ['two'], 'another field has room')
+})

@@ -3,8 +3,9 @@
 // that is fixed per (term, tool), so it is computed at build time: a posting holds the tool and
 // its finished score, and a query only adds postings.
 import type { SearchHit, ToolDocument } from '../types.js'
-import { FIELD_COUNT, FIELDS, fieldWords } from './fields.js'
+import { FIELD_COUNT, FIELDS, MAX_FIELD_WORDS, readFields } from './fields.js'
 import { DEFAULT_KEYWORD_SETTINGS, type KeywordSettings } from './settings.js'
+import { TermReader } from './term-reader.js'
 import { topHits } from './top-hits.js'
 
 /**
@@ -78,35 +79,17 @@ export class KeywordIndex {
     settings: KeywordSettings = DEFAULT_KEYWORD_SETTINGS,
   ): KeywordIndex {
     const count = docs.length
-    const termIds = new Map<string, number>()
-    const termNames: string[] = []
     // Pass 1: every field's words as term ids, and the field lengths.
-    const fieldTerms: Int32Array[] = new Array(count * FIELD_COUNT)
-    const lengthSums = new Float64Array(FIELD_COUNT)
-    let totalWords = 0
+    const reader = new TermReader(settings.tokenizer, count)
     const names: string[] = new Array(count)
     for (let d = 0; d < count; d++) {
       const doc = docs[d]!
       names[d] = typeof doc.name === 'string' ? doc.name : ''
-      const fields = fieldWords(doc, settings.tokenizer)
-      for (let f = 0; f < FIELD_COUNT; f++) {
-        const words = fields[f]!
-        const ids = new Int32Array(words.length)
-        for (let w = 0; w < words.length; w++) {
-          const word = words[w]!
-          let id = termIds.get(word)
-          if (id === undefined) {
-            id = termNames.length
-            termIds.set(word, id)
-            termNames.push(word)
-          }
-          ids[w] = id
-        }
-        fieldTerms[d * FIELD_COUNT + f] = ids
-        lengthSums[f]! += ids.length
-        totalWords += ids.length
-      }
+      readFields(doc, reader)
+      reader.endTool()
     }
+    const { ids, ends, termIds, termNames, lengthSums } = reader
+    const totalWords = reader.length
 
     // Pass 2: each tool's weighted, length-normalised term frequency per distinct term.
     const weights = FIELDS.map((f) => settings.fields[f].weight)
@@ -118,24 +101,30 @@ export class KeywordIndex {
     const postingTerm = new Int32Array(totalWords)
     const postingDoc = new Int32Array(totalWords)
     const postingTf = new Float64Array(totalWords)
-    const seen: number[] = []
+    const seen = new Int32Array(Math.min(termCount, FIELD_COUNT * MAX_FIELD_WORDS))
     let postings = 0
+    let from = 0
     for (let d = 0; d < count; d++) {
+      let seenCount = 0
       for (let f = 0; f < FIELD_COUNT; f++) {
-        const ids = fieldTerms[d * FIELD_COUNT + f]!
-        if (ids.length === 0) continue
+        const to = ends[d * FIELD_COUNT + f]!
+        const length = to - from
+        const start = from
+        from = to
+        if (length === 0) continue
         const average = averages[f]! > 0 ? averages[f]! : 1
-        const norm = 1 - bs[f]! + (bs[f]! * ids.length) / average
+        const norm = 1 - bs[f]! + (bs[f]! * length) / average
         const add = weights[f]! / norm
         // A field weighted 0 is not indexed at all, rather than indexed with zero scores.
         if (!(add > 0)) continue
-        for (let w = 0; w < ids.length; w++) {
+        for (let w = start; w < to; w++) {
           const id = ids[w]!
-          if (frequency[id] === 0) seen.push(id)
+          if (frequency[id] === 0) seen[seenCount++] = id
           frequency[id]! += add
         }
       }
-      for (const id of seen) {
+      for (let s = 0; s < seenCount; s++) {
+        const id = seen[s]!
         postingTerm[postings] = id
         postingDoc[postings] = d
         postingTf[postings] = frequency[id]!
@@ -143,7 +132,6 @@ export class KeywordIndex {
         documentFrequency[id]!++
         frequency[id] = 0
       }
-      seen.length = 0
     }
 
     // Postings grouped by term (a counting sort), each holding its finished BM25F score.
@@ -153,10 +141,14 @@ export class KeywordIndex {
     const docsOut = new Int32Array(postings)
     const impacts = new Float32Array(postings)
     const k1 = settings.k1
+    const idfs = new Float64Array(termCount)
+    for (let t = 0; t < termCount; t++) {
+      const df = documentFrequency[t]!
+      idfs[t] = Math.log(1 + (count - df + 0.5) / (df + 0.5))
+    }
     for (let p = 0; p < postings; p++) {
       const t = postingTerm[p]!
-      const df = documentFrequency[t]!
-      const idf = Math.log(1 + (count - df + 0.5) / (df + 0.5))
+      const idf = idfs[t]!
       const tf = postingTf[p]!
       const at = fill[t]!++
       docsOut[at] = postingDoc[p]!

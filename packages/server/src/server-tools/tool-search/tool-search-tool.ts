@@ -36,9 +36,14 @@ export class ToolSearchTool implements ServerTool {
   private readonly loaded = new LoadedTools(TOOL_SEARCH_MAX_LOADED)
   private catalog: ReturnType<ToolIndex['catalog']> | undefined
 
+  /**
+   * `scope` (the request's org and workspace) lets the index find a catalog by a cheap
+   * fingerprint, seen only by that scope; without it, catalogs are found by their full hash.
+   */
   constructor(
     private readonly plan: ToolSearchPlan,
     private readonly index: ToolIndex,
+    private readonly scope?: { org: string; workspace: string },
   ) {
     this.definitions = [toolSearchFunction(plan.deferred.length)]
     for (const tool of plan.deferred) this.byName.set(toolName(tool), tool)
@@ -90,7 +95,10 @@ export class ToolSearchTool implements ServerTool {
   }
 
   private async search(query: string, signal: AbortSignal) {
-    this.catalog ??= this.index.catalog(this.plan.deferred.map(toolDocument))
+    this.catalog ??= this.index.catalog(
+      this.plan.deferred.map(toolDocument),
+      this.scope === undefined ? {} : { scope: scopeKey(this.scope) },
+    )
     try {
       return await this.catalog.search(query, {
         mode: this.plan.mode,
@@ -113,20 +121,29 @@ export class ToolSearchTool implements ServerTool {
   }
 }
 
+/**
+ * The client is not told why: the embeddings backend's address and answers are the operator's
+ * business. The reason stays on the error's `cause` for the server's own logs.
+ */
 export function embeddingsUnavailable(error: EmbedderError): ApiError {
-  return new ApiError(
+  const api = new ApiError(
     502,
     'api_error',
     'embeddings_unavailable',
-    `Semantic tool search failed: the embeddings backend did not answer (${error.message}). Retry, or use "mode": "keyword".`,
+    'Semantic tool search failed: the embeddings backend did not answer. Retry, or use "mode": "keyword".',
   )
+  api.cause = error
+  return api
 }
 
+function scopeKey(scope: { org: string; workspace: string }): string {
+  return JSON.stringify([scope.org, scope.workspace])
+}
+
+// The index reads only `name`, `description` and `parameters`: a function tool's own object
+// serves, with no copy of 10,000 definitions per request.
 function toolDocument(tool: ChatTool): ToolDocument {
-  if (tool.type === 'function') {
-    const { name, description, parameters } = tool.function
-    return { name, ...(description !== undefined ? { description } : {}), parameters }
-  }
+  if (tool.type === 'function') return tool.function
   if (tool.type === 'custom') {
     const { name, description } = tool.custom
     return { name, ...(description !== undefined ? { description } : {}) }
