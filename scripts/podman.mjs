@@ -122,6 +122,8 @@ function startService() {
   try {
     const child = spawn('podman', ['system', 'service', '--time=0', `unix://${socket}`], {
       env: podmanEnv(),
+      // conmon leaves files such as `oom` in the service's working folder: keep them in ours.
+      cwd: base,
       stdio: ['ignore', out, out],
       detached: true,
     })

@@ -3,6 +3,9 @@ import type { SandboxLimits } from './limits.js'
 
 export type RunLanguage = 'python' | 'bash'
 
+/** A file's content: whole bytes or a stream of byte chunks of any size. */
+export type InputContent = Uint8Array | AsyncIterable<Uint8Array>
+
 export interface RunRequest {
   language: RunLanguage
   code: string
@@ -73,11 +76,19 @@ export interface SandboxDriver {
   /** Starts a container with the given limits and waits until it can run code. */
   create(options?: CreateOptions): Promise<SandboxHandle>
   run(id: string, request: RunRequest, options?: RunOptions): Promise<RunResult>
-  /** Writes a file under `/mnt/input/` (path relative to it, folders created as needed). */
-  putInput(id: string, path: string, data: Uint8Array): Promise<void>
+  /**
+   * Writes a file under `/mnt/input/` (path relative to it, folders created as needed). A stream
+   * is written piece by piece as it is read, never held whole.
+   */
+  putInput(id: string, path: string, content: InputContent): Promise<void>
   listOutput(id: string): Promise<OutputFile[]>
   /** Reads a file under `/mnt/output/`; larger than `maxBytes` is a `file_too_large` error. */
   readOutput(id: string, path: string, maxBytes?: number): Promise<Buffer>
+  /**
+   * The same file as a stream of pieces (CHUNK_BYTES at most), each read from the sandbox when
+   * asked for: what copies large outputs elsewhere uses, holding one piece at a time.
+   */
+  readOutputChunks(id: string, path: string, maxBytes?: number): AsyncIterable<Buffer>
   /** Removes everything: processes, cgroups, disk, files. Idempotent; works on orphans too. */
   destroy(id: string): Promise<void>
   /** Sandboxes alive on this host, including orphans of an earlier process, for cleanup at start. */

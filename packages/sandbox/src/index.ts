@@ -17,7 +17,7 @@ export {
 } from './egress/proxy.js'
 export * from './image/build.js'
 export * from './image/recipe.js'
-export { MAX_CODE_BYTES, MAX_READ_BYTES } from './kernel-replies.js'
+export { CHUNK_BYTES, MAX_CODE_BYTES, MAX_INPUT_BYTES, MAX_READ_BYTES } from './kernel-replies.js'
 export * from './limits.js'
 export { detectCgroups } from './local/cgroups.js'
 export { LocalDriver, type LocalDriverOptions } from './local/local-driver.js'

@@ -1,5 +1,6 @@
 import {
   type CapturedOutput,
+  type InputContent,
   type OutputFile,
   type RunRequest,
   type RunResult,
@@ -16,8 +17,10 @@ export interface KernelChannel {
 
 /** The largest code accepted by a run. */
 export const MAX_CODE_BYTES = 1024 * 1024
-/** Default ceiling of readOutput: the file is held in memory. */
+/** Default ceiling of readOutput and readOutputChunks. */
 export const MAX_READ_BYTES = 512 * 1024 * 1024
+/** Largest file accepted by putInput. */
+export const MAX_INPUT_BYTES = 1024 * 1024 * 1024
 /** File bytes per kernel request: well inside the kernel's frame limit once base64-encoded. */
 export const CHUNK_BYTES = 4 * 1024 * 1024
 
@@ -54,26 +57,85 @@ export async function listOutputFiles(kernel: KernelChannel): Promise<OutputFile
   return files.filter(isOutputFile).map((f) => ({ path: f.path, bytes: f.bytes }))
 }
 
-/** Reads an output file chunk by chunk, stopping as soon as it passes `maxBytes`. */
+/** Re-cuts content into pieces of `size` bytes (the last one shorter), holding one piece at most. */
+export async function* pieces(content: InputContent, size: number): AsyncGenerator<Buffer> {
+  const source = content instanceof Uint8Array ? [content] : content
+  let held: Buffer[] = []
+  let heldBytes = 0
+  for await (const chunk of source) {
+    if (!(chunk instanceof Uint8Array)) throw new TypeError('input content must be bytes')
+    let rest = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
+    while (heldBytes + rest.length >= size) {
+      const take = size - heldBytes
+      yield Buffer.concat([...held, rest.subarray(0, take)])
+      rest = rest.subarray(take)
+      held = []
+      heldBytes = 0
+    }
+    if (rest.length > 0) {
+      // A copy: the producer may reuse its buffer once we ask for the next chunk.
+      held.push(Buffer.from(rest))
+      heldBytes += rest.length
+    }
+  }
+  if (heldBytes > 0) yield Buffer.concat(held)
+}
+
+/**
+ * Writes a file under `/mnt/input/` through the kernel, one CHUNK_BYTES piece per request, so a
+ * streamed input is never held whole. Past MAX_INPUT_BYTES it stops with `file_too_large`.
+ */
+export async function putInputFile(
+  kernel: KernelChannel,
+  relative: string,
+  content: InputContent,
+): Promise<void> {
+  let offset = 0
+  for await (const piece of pieces(content, CHUNK_BYTES)) {
+    if (offset + piece.length > MAX_INPUT_BYTES) {
+      throw new SandboxError(`input files are at most ${MAX_INPUT_BYTES} bytes`, 'file_too_large')
+    }
+    expectOk(
+      await kernel.request({ op: 'put', path: relative, offset, data: piece.toString('base64') }),
+    )
+    offset += piece.length
+  }
+  if (offset === 0) expectOk(await kernel.request({ op: 'put', path: relative, offset, data: '' }))
+}
+
+/**
+ * An output file as CHUNK_BYTES pieces, each read when the consumer asks for it (`readAt` sends
+ * one read request); past `maxBytes` it stops with `file_too_large`.
+ */
+export async function* outputChunks(
+  readAt: (offset: number, length: number) => Promise<KernelReply>,
+  relative: string,
+  maxBytes: number,
+): AsyncGenerator<Buffer> {
+  let total = 0
+  for (;;) {
+    const reply = expectOk(await readAt(total, CHUNK_BYTES))
+    const chunk = Buffer.from(String(reply.data ?? ''), 'base64')
+    total += chunk.length
+    if (total > maxBytes) {
+      throw new SandboxError(`${relative} is larger than ${maxBytes} bytes`, 'file_too_large')
+    }
+    if (chunk.length > 0) yield chunk
+    if (chunk.length < CHUNK_BYTES) return
+  }
+}
+
+/** Reads an output file whole, stopping as soon as it passes `maxBytes`. */
 export async function readOutputFile(
   kernel: KernelChannel,
   relative: string,
   maxBytes: number,
 ): Promise<Buffer> {
   const chunks: Buffer[] = []
-  let total = 0
-  for (;;) {
-    const reply = expectOk(
-      await kernel.request({ op: 'read', path: relative, offset: total, length: CHUNK_BYTES }),
-    )
-    const chunk = Buffer.from(String(reply.data ?? ''), 'base64')
-    total += chunk.length
-    if (total > maxBytes) {
-      throw new SandboxError(`${relative} is larger than ${maxBytes} bytes`, 'file_too_large')
-    }
-    chunks.push(chunk)
-    if (chunk.length < CHUNK_BYTES) return Buffer.concat(chunks)
-  }
+  const readAt = (offset: number, length: number) =>
+    kernel.request({ op: 'read', path: relative, offset, length })
+  for await (const chunk of outputChunks(readAt, relative, maxBytes)) chunks.push(chunk)
+  return Buffer.concat(chunks)
 }
 
 function captured(value: unknown): CapturedOutput {

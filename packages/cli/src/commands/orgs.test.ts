@@ -164,3 +164,21 @@ test('bad values are usage errors (exit 2) and change nothing', async () => {
   assert.equal(settings?.codeExecution, true)
   assert.deepEqual(settings?.egressAllowlist, [])
 })
+
+test('help for orgs, show and set exits 0; unknown options and commands exit non-zero', () => {
+  const home = mkdtempSync(join(scratch, 'help-'))
+  for (const [args, expected] of [
+    [['--help'], /show[\s\S]*set/],
+    [['show', '--help'], /<org>[\s\S]*--json/],
+    [['set', '--help'], /--code-execution[\s\S]*--container-limit[\s\S]*within 5 seconds/],
+  ] as const) {
+    const run = spawned([...args], home)
+    assert.equal(run.status, 0, `${args.join(' ')}: ${run.stderr}`)
+    assert.match(run.stdout, expected)
+  }
+  for (const args of [['set', 'acme', '--bogus'], ['teleport'], ['show']]) {
+    const run = spawned(args, home)
+    assert.notEqual(run.status, 0, args.join(' '))
+    assert.match(run.stderr, /error/)
+  }
+})

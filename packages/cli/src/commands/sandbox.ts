@@ -121,10 +121,14 @@ function listCommand(io: SandboxIo): Command {
   ).action((opts: DriverFlags) =>
     guarded(io, async () => {
       const driver = await openDriver(opts)
-      const sandboxes = await driver.list()
-      if (sandboxes.length === 0) io.stdout('No sandboxes.\n')
-      for (const s of sandboxes) {
-        io.stdout(`${s.id}  ${s.createdAt ? new Date(s.createdAt).toISOString() : 'unknown'}\n`)
+      try {
+        const sandboxes = await driver.list()
+        if (sandboxes.length === 0) io.stdout('No sandboxes.\n')
+        for (const s of sandboxes) {
+          io.stdout(`${s.id}  ${s.createdAt ? new Date(s.createdAt).toISOString() : 'unknown'}\n`)
+        }
+      } finally {
+        await driver.close()
       }
     }),
   )
@@ -138,9 +142,13 @@ function cleanCommand(io: SandboxIo): Command {
   ).action((opts: DriverFlags) =>
     guarded(io, async () => {
       const driver = await openDriver(opts)
-      const sandboxes = await driver.list()
-      for (const s of sandboxes) await driver.destroy(s.id)
-      io.stdout(`Removed ${sandboxes.length} sandbox${sandboxes.length === 1 ? '' : 'es'}.\n`)
+      try {
+        const sandboxes = await driver.list()
+        for (const s of sandboxes) await driver.destroy(s.id)
+        io.stdout(`Removed ${sandboxes.length} sandbox${sandboxes.length === 1 ? '' : 'es'}.\n`)
+      } finally {
+        await driver.close()
+      }
     }),
   )
 }

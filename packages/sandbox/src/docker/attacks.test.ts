@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict'
-import { existsSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { createSocket } from 'node:dgram'
+import { existsSync, statfsSync } from 'node:fs'
 import { createServer, type Socket } from 'node:net'
-import { networkInterfaces } from 'node:os'
+import { networkInterfaces, tmpdir } from 'node:os'
 import { after, before, describe, it } from 'node:test'
 import type { RunResult } from '../driver.js'
+import { defaultGateways } from '../testing/host-network.js'
 import { openTestDockerDriver } from './testing.js'
 
 /** Attacks from inside a Docker-driver sandbox on Podman; each must fail, the host unaffected. */
@@ -37,19 +40,29 @@ describe('docker driver attack suite (against Podman)', () => {
     })
     await new Promise<void>((resolve) => tcp.listen(0, '0.0.0.0', resolve))
     const port = (tcp.address() as { port: number }).port
+    const udp = createSocket({ type: 'udp4' })
+    udp.on('message', (_m, from) => received.push(`udp from ${from.address}`))
+    await new Promise<void>((resolve) => udp.bind(0, '0.0.0.0', resolve))
+    const udpPort = udp.address().port
     const addresses = Object.values(networkInterfaces())
       .flat()
       .filter((a) => a !== undefined && a.family === 'IPv4')
       .map((a) => a!.address)
+    const others = [...defaultGateways(), '169.254.169.254', '10.0.2.2', '172.17.0.1', '10.88.0.1']
     try {
       const result = await python(`
 import socket
 results = set()
-for addr in ${JSON.stringify(addresses)} + ["10.0.2.2", "172.17.0.1", "10.88.0.1"]:
+for addr in ${JSON.stringify([...addresses, ...others])}:
     try:
         s = socket.socket(); s.settimeout(1); s.connect((addr, ${port})); results.add("tcp-ok " + addr)
     except OSError:
         results.add("tcp-fail")
+    try:
+        u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        u.sendto(b"hello", (addr, ${udpPort}))
+    except OSError:
+        pass
 try:
     socket.getaddrinfo("deb.debian.org", 80); results.add("dns-ok")
 except OSError:
@@ -58,9 +71,11 @@ print(" ".join(sorted(results)))
 print(sorted(l.split(":")[0].strip() for l in open("/proc/net/dev").readlines()[2:]))
 `)
       assert.equal(result.stdout.text, "dns-fail tcp-fail\n['lo']\n")
+      await new Promise((resolve) => setTimeout(resolve, 100))
       assert.deepEqual(received, [])
     } finally {
       tcp.close()
+      udp.close()
     }
   })
 
@@ -78,14 +93,22 @@ print(sorted(l.split(":")[0].strip() for l in open("/proc/net/dev").readlines()[
     assert.ok(result.timedOut || result.kernelRestarted || /survived/.test(result.stdout.text))
     const after = await bash('ls /proc | grep -c "^[0-9]"')
     assert.ok(Number(after.stdout.text) < 10, after.stdout.text)
+    const host = spawnSync('true')
+    assert.equal(host.status, 0, 'the host can still start processes')
   })
 
   it('enforces the disk limit on /mnt and /tmp together', async () => {
+    const free = () => {
+      const s = statfsSync(tmpdir())
+      return s.bavail * s.bsize
+    }
+    const hostFree = free()
     const result = await bash(
       'dd if=/dev/zero of=/mnt/output/fill bs=1M count=100 2>&1 | grep -o "No space left on device"; dd if=/dev/zero of=/tmp/fill bs=1M count=10 2>&1 | grep -o "No space left on device"; du -sm /mnt/output/fill | cut -f1',
     )
     assert.match(result.stdout.text, /^(No space left on device\n){2}\d+\n$/)
     assert.ok(Number(result.stdout.text.trim().split('\n').pop()) <= 64)
+    assert.ok(hostFree - free() < 80 * 1024 ** 2, 'the host lost no more than the limit')
     await bash('rm -f /mnt/output/fill /tmp/fill')
   })
 

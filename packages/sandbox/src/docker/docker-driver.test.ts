@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict'
+import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { after, before, describe, it } from 'node:test'
 import { SandboxError } from '../driver.js'
+import { CHUNK_BYTES } from '../kernel-replies.js'
 import { SandboxPool } from '../pool.js'
 import { assertRunCancels } from '../testing/cancel-run.js'
+import { streamedInput } from '../testing/streamed-input.js'
 import { DockerDriver } from './docker-driver.js'
 import { openTestDockerDriver } from './testing.js'
 
@@ -132,6 +135,29 @@ describe('docker driver (against Podman): runs, files, lifecycle', () => {
     await assert.rejects(env.driver.readOutput(id, 'big.bin', 1024), { code: 'file_too_large' })
     await assert.rejects(env.driver.readOutput(id, 'link'), { code: 'invalid_path' })
     await assert.rejects(env.driver.readOutput(id, 'missing.txt'), { code: 'file_not_found' })
+  })
+
+  it('streams inputs in and outputs out piece by piece, files larger than a piece', async () => {
+    const { content, digest } = streamedInput()
+    await env.driver.putInput(id, 'streamed.bin', content)
+    const result = await env.driver.run(id, {
+      language: 'python',
+      code: 'import hashlib, shutil\nshutil.copy("/mnt/input/streamed.bin", "/mnt/output/streamed.bin")\nprint(hashlib.sha256(open("/mnt/input/streamed.bin", "rb").read()).hexdigest())',
+    })
+    assert.equal(result.stdout.text, `${digest}\n`)
+    const hash = createHash('sha256')
+    let pieces = 0
+    for await (const chunk of env.driver.readOutputChunks(id, 'streamed.bin')) {
+      assert.ok(chunk.length <= CHUNK_BYTES)
+      pieces++
+      hash.update(chunk)
+    }
+    assert.equal(pieces, 3)
+    assert.equal(hash.digest('hex'), digest)
+    await env.driver.run(id, {
+      language: 'bash',
+      code: 'rm /mnt/input/streamed.bin /mnt/output/streamed.bin',
+    })
   })
 
   it('refuses hostile paths, malformed runs and unknown sandboxes', async () => {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import {
   type CreateOptions,
+  type InputContent,
   type OutputFile,
   type RunOptions,
   type RunRequest,
@@ -21,6 +22,8 @@ import {
   killedResult,
   listOutputFiles,
   MAX_READ_BYTES,
+  outputChunks,
+  putInputFile,
   readOutputFile,
   toRunResult,
 } from '../kernel-replies.js'
@@ -28,17 +31,10 @@ import { resolveLimits, type SandboxLimits } from '../limits.js'
 import { createDisk, DISK_MOUNT, removeDisk } from '../local/disk.js'
 import { checkRelativePath } from '../paths.js'
 import { AttachedKernel } from './attached-kernel.js'
-import {
-  type ContainerPlan,
-  containerSpec,
-  type DiskMode,
-  SANDBOX_GID,
-  SANDBOX_UID,
-} from './container-spec.js'
+import { type ContainerPlan, containerSpec, type DiskMode, SANDBOX_UID } from './container-spec.js'
 import { DockerApiError, DockerEngine, parseEngineHost } from './engine.js'
 import { AGENT_DIR, ensureImage } from './image.js'
 import { dockerSeccompProfile } from './seccomp-profile.js'
-import { tarArchive } from './tar.js'
 
 export interface DockerDriverOptions {
   /** `unix:///var/run/docker.sock`, a Podman socket, or `http://host:port`. */
@@ -62,8 +58,6 @@ export interface DockerDriverOptions {
   limits?: Partial<SandboxLimits>
 }
 
-/** Largest file accepted by putInput: the archive is built in memory. */
-export const MAX_INPUT_BYTES = 1024 * 1024 * 1024
 const STARTUP_TIMEOUT_MS = 60_000
 const ID_PATTERN = /^sbx-[0-9a-f]{16}$/
 const GROUP_PATTERN = /^[\w.-]{1,64}$/
@@ -182,39 +176,11 @@ export class DockerDriver implements SandboxDriver {
     })
   }
 
-  async putInput(id: string, path: string, data: Uint8Array): Promise<void> {
+  async putInput(id: string, path: string, content: InputContent): Promise<void> {
     const relative = checkRelativePath(path)
-    if (!(data instanceof Uint8Array) || data.length > MAX_INPUT_BYTES) {
-      throw new SandboxError(
-        `input files must be bytes, at most ${MAX_INPUT_BYTES}`,
-        'file_too_large',
-      )
-    }
-    const segments = relative.split('/')
-    const owner = { uid: SANDBOX_UID, gid: SANDBOX_GID }
-    const archive = tarArchive([
-      ...segments.slice(0, -1).map((_, i) => ({
-        path: segments.slice(0, i + 1).join('/'),
-        type: 'directory' as const,
-        mode: 0o755,
-        ...owner,
-      })),
-      { path: relative, type: 'file', mode: 0o644, data, ...owner },
-    ])
-    return this.enqueue(id, async () => {
-      try {
-        await this.engine.upload(
-          'PUT',
-          `/containers/${containerName(id)}/archive?path=${encodeURIComponent('/mnt/input')}`,
-          'application/x-tar',
-          archive,
-        )
-      } catch (error) {
-        if (error instanceof DockerApiError && error.status < 500) {
-          throw new SandboxError(`cannot write ${relative}: ${error.message}`, 'invalid_path')
-        }
-        throw error
-      }
+    return this.enqueue(id, async (sandbox) => {
+      await this.reviveIfDead(sandbox)
+      await putInputFile(sandbox.kernel, relative, content)
     })
   }
 
@@ -236,6 +202,21 @@ export class DockerDriver implements SandboxDriver {
       await this.reviveIfDead(sandbox)
       return readOutputFile(sandbox.kernel, relative, maxBytes)
     })
+  }
+
+  async *readOutputChunks(
+    id: string,
+    path: string,
+    maxBytes = MAX_READ_BYTES,
+  ): AsyncGenerator<Buffer> {
+    const relative = checkRelativePath(path)
+    // Each piece is its own turn in the sandbox's queue: a slow consumer does not hold up runs.
+    const readAt = (offset: number, length: number) =>
+      this.enqueue(id, async (sandbox) => {
+        await this.reviveIfDead(sandbox)
+        return sandbox.kernel.request({ op: 'read', path: relative, offset, length })
+      })
+    yield* outputChunks(readAt, relative, maxBytes)
   }
 
   async destroy(id: string): Promise<void> {
@@ -339,14 +320,18 @@ export class DockerDriver implements SandboxDriver {
         await this.restartContainer(sandbox)
         return this.runNow(sandbox, request, signal, true)
       }
-      return toRunResult(outcome.reply, performance.now() - started, restarted)
+      if (outcome.reply.op !== 'error') {
+        return toRunResult(outcome.reply, performance.now() - started, restarted)
+      }
+      // The run left the kernel unable to finish it (a fork bomb still running takes every pid):
+      // like a kernel that died, a clean start of the container is the way back.
     }
     // Timed out, cancelled, or the kernel died mid-run (out of memory, os._exit): stopping the
     // container ends its pid namespace and so everything the run started; the next start brings a
     // new kernel.
     const exitCode = await this.restartContainer(sandbox)
     return killedResult(
-      outcome.ended,
+      outcome.ended === 'reply' ? 'died' : outcome.ended,
       exitCode,
       performance.now() - started,
       sandbox.limits.runTimeoutMs,

@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict'
+import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { after, before, describe, it } from 'node:test'
 import { SandboxError } from '../driver.js'
+import { CHUNK_BYTES } from '../kernel-replies.js'
 import { SandboxPool } from '../pool.js'
 import { assertRunCancels } from '../testing/cancel-run.js'
 import { openTestDriver } from '../testing/harness.js'
+import { streamedInput } from '../testing/streamed-input.js'
 import { LocalDriver } from './local-driver.js'
 
 describe('local driver: runs, files, lifecycle', () => {
@@ -150,6 +153,40 @@ describe('local driver: runs, files, lifecycle', () => {
     await assert.rejects(env.driver.readOutput(id, 'big.bin', 1024), { code: 'file_too_large' })
     await assert.rejects(env.driver.readOutput(id, 'link'), { code: 'invalid_path' })
     await assert.rejects(env.driver.readOutput(id, 'missing.txt'), { code: 'file_not_found' })
+  })
+
+  it('streams inputs in and outputs out piece by piece, files larger than a piece', async () => {
+    const { content, digest, bytes } = streamedInput()
+    await env.driver.putInput(id, 'streamed.bin', content)
+    const result = await env.driver.run(id, {
+      language: 'python',
+      code: 'import hashlib, shutil\nshutil.copy("/mnt/input/streamed.bin", "/mnt/output/streamed.bin")\nprint(hashlib.sha256(open("/mnt/input/streamed.bin", "rb").read()).hexdigest())',
+    })
+    assert.equal(result.stdout.text, `${digest}\n`)
+    const sizes: number[] = []
+    const hash = createHash('sha256')
+    for await (const chunk of env.driver.readOutputChunks(id, 'streamed.bin')) {
+      sizes.push(chunk.length)
+      hash.update(chunk)
+    }
+    assert.deepEqual(sizes, [CHUNK_BYTES, CHUNK_BYTES, bytes - 2 * CHUNK_BYTES])
+    assert.equal(hash.digest('hex'), digest)
+    const capped = async () => {
+      for await (const _ of env.driver.readOutputChunks(id, 'streamed.bin', CHUNK_BYTES)) {
+        // Drained for its error.
+      }
+    }
+    await assert.rejects(capped, { code: 'file_too_large' })
+    const notBytes = (async function* () {
+      yield 'text' as unknown as Uint8Array
+    })()
+    await assert.rejects(env.driver.putInput(id, 'bad.bin', notBytes), TypeError)
+    await env.driver.putInput(id, 'empty.bin', (async function* () {})())
+    const empty = await env.driver.run(id, {
+      language: 'bash',
+      code: 'stat -c %s /mnt/input/empty.bin',
+    })
+    assert.equal(empty.stdout.text, '0\n')
   })
 
   it('refuses hostile paths and malformed runs', async () => {

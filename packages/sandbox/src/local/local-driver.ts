@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import {
   type CreateOptions,
+  type InputContent,
   type OutputFile,
   type RunOptions,
   type RunRequest,
@@ -21,12 +22,12 @@ import { EgressProxy, type EgressProxyOptions } from '../egress/proxy.js'
 import { requireImage } from '../image/build.js'
 import {
   awaitRun,
-  CHUNK_BYTES,
   checkRunRequest,
-  expectOk,
   killedResult,
   listOutputFiles,
   MAX_READ_BYTES,
+  outputChunks,
+  putInputFile,
   readOutputFile,
   toRunResult,
 } from '../kernel-replies.js'
@@ -200,23 +201,11 @@ export class LocalDriver implements SandboxDriver {
     })
   }
 
-  async putInput(id: string, path: string, data: Uint8Array): Promise<void> {
+  async putInput(id: string, path: string, content: InputContent): Promise<void> {
     const relative = checkRelativePath(path)
     return this.enqueue(id, async (sandbox) => {
       await this.reviveIfDead(sandbox)
-      let offset = 0
-      do {
-        const chunk = Buffer.from(data.subarray(offset, offset + CHUNK_BYTES))
-        expectOk(
-          await sandbox.kernel.request({
-            op: 'put',
-            path: relative,
-            offset,
-            data: chunk.toString('base64'),
-          }),
-        )
-        offset += chunk.length
-      } while (offset < data.length)
+      await putInputFile(sandbox.kernel, relative, content)
     })
   }
 
@@ -233,6 +222,21 @@ export class LocalDriver implements SandboxDriver {
       await this.reviveIfDead(sandbox)
       return readOutputFile(sandbox.kernel, relative, maxBytes)
     })
+  }
+
+  async *readOutputChunks(
+    id: string,
+    path: string,
+    maxBytes = MAX_READ_BYTES,
+  ): AsyncGenerator<Buffer> {
+    const relative = checkRelativePath(path)
+    // Each piece is its own turn in the sandbox's queue: a slow consumer does not hold up runs.
+    const readAt = (offset: number, length: number) =>
+      this.enqueue(id, async (sandbox) => {
+        await this.reviveIfDead(sandbox)
+        return sandbox.kernel.request({ op: 'read', path: relative, offset, length })
+      })
+    yield* outputChunks(readAt, relative, maxBytes)
   }
 
   async destroy(id: string): Promise<void> {

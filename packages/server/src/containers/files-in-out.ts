@@ -1,6 +1,7 @@
-import { createHash } from 'node:crypto'
+import { createHash, type Hash } from 'node:crypto'
 import { basename } from 'node:path'
-import type { SandboxDriver } from '@syntic/sandbox'
+import { type SandboxDriver, SandboxError } from '@syntic/sandbox'
+import { BlobTooLargeError } from '../blobs/port.js'
 import { type FileService, InvalidFilenameError } from '../files/file-service.js'
 import { mimeTypeFor } from '../files/mime-type.js'
 import type { FileRecord, Scope } from '../store/port.js'
@@ -19,9 +20,11 @@ export async function copyInputs(
   for (const record of records) {
     const opened = await files.open(scope, record.id)
     if (opened === null) continue
-    const chunks: Buffer[] = []
-    for await (const chunk of opened.content) chunks.push(chunk as Buffer)
-    await driver.putInput(sandboxId, record.filename, Buffer.concat(chunks))
+    try {
+      await driver.putInput(sandboxId, record.filename, opened.content)
+    } finally {
+      opened.content.destroy()
+    }
   }
 }
 
@@ -50,8 +53,8 @@ export class OutputFiles {
   async markExisting(): Promise<void> {
     for (const output of await this.driver.listOutput(this.sandboxId)) {
       if (output.bytes > this.files.maxBytes) continue
-      const data = await this.driver.readOutput(this.sandboxId, output.path, this.files.maxBytes)
-      this.seen.set(output.path, digest(data))
+      const hash = await this.digestOf(output.path)
+      if (hash !== null) this.seen.set(output.path, hash)
     }
   }
 
@@ -63,17 +66,17 @@ export class OutputFiles {
         result.skipped.push(`${output.path}: larger than ${this.files.maxBytes} bytes, not saved`)
         continue
       }
-      const data = await this.driver.readOutput(this.sandboxId, output.path, this.files.maxBytes)
-      const hash = digest(data)
-      if (this.seen.get(output.path) === hash) continue
+      const previous = this.seen.get(output.path)
+      // A path seen before is hashed first, so an unchanged file is not stored again.
+      if (previous !== undefined && previous === (await this.digestOf(output.path))) continue
       if (result.created.length >= OUTPUT_FILES_PER_RUN_MAX) {
         result.skipped.push(
           `${output.path}: more than ${OUTPUT_FILES_PER_RUN_MAX} new files in one run, not saved`,
         )
         continue
       }
-      this.seen.set(output.path, hash)
       const filename = basename(output.path)
+      const hash = createHash('sha256')
       try {
         result.created.push(
           await this.files.create({
@@ -83,18 +86,52 @@ export class OutputFiles {
             purpose: 'code_output',
             source: 'code_execution',
             containerId: this.containerId,
-            content: data,
+            content: hashed(this.chunksOf(output.path), hash),
           }),
         )
+        this.seen.set(output.path, hash.digest('hex'))
       } catch (error) {
-        if (!(error instanceof InvalidFilenameError)) throw error
-        result.skipped.push(`${output.path}: ${error.message}, not saved`)
+        const why = skipReason(error, this.files.maxBytes)
+        if (why === null) throw error
+        result.skipped.push(`${output.path}: ${why}, not saved`)
       }
     }
     return result
   }
+
+  private chunksOf(path: string): AsyncIterable<Buffer> {
+    return this.driver.readOutputChunks(this.sandboxId, path, this.files.maxBytes)
+  }
+
+  /** The file's SHA-256, read piece by piece; null when it went away or grew past the limit. */
+  private async digestOf(path: string): Promise<string | null> {
+    const hash = createHash('sha256')
+    try {
+      for await (const chunk of this.chunksOf(path)) hash.update(chunk)
+    } catch (error) {
+      if (skipReason(error, this.files.maxBytes) === null) throw error
+      return null
+    }
+    return hash.digest('hex')
+  }
 }
 
-function digest(data: Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex')
+async function* hashed(chunks: AsyncIterable<Buffer>, hash: Hash): AsyncGenerator<Buffer> {
+  for await (const chunk of chunks) {
+    hash.update(chunk)
+    yield chunk
+  }
+}
+
+/** Why an output could not become a File, for the model; null for a failure of the server. */
+function skipReason(error: unknown, maxBytes: number): string | null {
+  if (error instanceof InvalidFilenameError) return error.message
+  if (error instanceof BlobTooLargeError) return `larger than ${maxBytes} bytes`
+  if (error instanceof SandboxError) {
+    if (error.code === 'file_too_large') return `larger than ${maxBytes} bytes`
+    if (error.code === 'file_not_found' || error.code === 'invalid_path') {
+      return 'removed or replaced while it was read'
+    }
+  }
+  return null
 }

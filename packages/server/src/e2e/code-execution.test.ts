@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict'
+import { createHash } from 'node:crypto'
 import { after, before, describe, it } from 'node:test'
 import { CODE_EXECUTION_TYPE } from '@syntic/protocol'
+import { CHUNK_BYTES } from '@syntic/sandbox'
 import { CodeExecutionServer, openDriver } from './code-execution-setup.js'
 import { type ModelAction, scriptedModel, type UpstreamView } from './model-script.js'
 
@@ -131,10 +133,51 @@ describe('code execution through the API', () => {
     assert.equal(body.container.id, containerId)
   })
 
+  it('streams a file larger than a sandbox piece into /mnt/input and out of /mnt/output', async () => {
+    const big = Buffer.alloc(CHUNK_BYTES * 2 + 4321)
+    for (let i = 0; i < big.length; i++) big[i] = (i * 7 + (i >> 11)) & 0xff
+    const form = new FormData()
+    form.append('purpose', 'code_input')
+    form.append('file', new Blob([big]), 'big.bin')
+    const uploaded = await fetch(`${api.server.url}/v1/files`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}` },
+      body: form,
+    })
+    const fileId = ((await uploaded.json()) as { id: string }).id
+    api.upstream.setDefault(
+      model([
+        run(
+          'python',
+          'import hashlib\ndata = open("/mnt/input/big.bin", "rb").read()\nopen("/mnt/output/reversed.bin", "wb").write(data[::-1])\nprint(hashlib.sha256(data).hexdigest())',
+        ),
+      ]),
+    )
+    const response = await api.post('/v1/chat/completions', key, {
+      model: 'm',
+      tools: tools({ files: [fileId] }),
+      messages: [{ role: 'user', content: 'reverse it' }],
+    })
+    assert.equal(response.status, 200)
+    const body = (await response.json()) as {
+      choices: { message: { content: string; files: { id: string; bytes: number }[] } }[]
+    }
+    const message = body.choices[0]!.message
+    assert.match(message.content, new RegExp(createHash('sha256').update(big).digest('hex')))
+    assert.equal(message.files.length, 1)
+    assert.equal(message.files[0]!.bytes, big.length)
+    const reversed = await api.download(key, message.files[0]!.id)
+    assert.ok(reversed.equals(Buffer.from(big).reverse()))
+  })
+
   it('answers 404 container_not_found for another workspace, unknown and malformed ids', async () => {
     const other = await api.key('acme', 'other-team')
+    const otherOrg = await api.key('globex', 'research')
+    const errors = new Set<string>()
+    const headers = new Set<string>()
     for (const [k, id] of [
       [other, containerId],
+      [otherOrg, containerId],
       [key, 'cntr_01JBXK0000000000000000000'],
       [key, 'sbx-0123456789abcdef'],
     ] as const) {
@@ -145,11 +188,21 @@ describe('code execution through the API', () => {
         messages: [{ role: 'user', content: 'x' }],
       })
       assert.equal(response.status, 404)
-      const body = (await response.json()) as { error: { code: string; param: string } }
+      const body = (await response.json()) as {
+        error: { code: string; param: string }
+        request_id: string
+      }
       assert.equal(body.error.code, 'container_not_found')
       assert.equal(body.error.param, 'tools[0].container.id')
       assert.equal(api.upstream.requests.length, before, 'no upstream call')
+      // Indistinguishable: the same error, message and headers whoever asks for whichever id.
+      errors.add(JSON.stringify(body.error))
+      assert.ok(!JSON.stringify(body).includes(id), 'the id is not echoed')
+      const names = [...response.headers.keys()].filter((h) => !/^(date|x-request-id)$/.test(h))
+      headers.add(names.sort().join(','))
     }
+    assert.equal(errors.size, 1, [...errors].join('\n'))
+    assert.equal(headers.size, 1, [...headers].join('\n'))
   })
 
   it('streams running then the result, files and container, through both openai SDK readers', async () => {
