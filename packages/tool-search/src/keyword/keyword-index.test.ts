@@ -214,3 +214,39 @@ test('interleaved schema text lands in its own field, capped per field', () => {
   assert.deepEqual(names(byNames, 'golf'), [], 'past the cap')
   assert.deepEqual(names(byDescriptions, 'hotel'), ['two'], 'another field has room')
 })
+
+test('a word a name writes as two is found written as one, and only then', () => {
+  const index = KeywordIndex.build([
+    { name: 'runJavaScript', description: 'Run a snippet in a sandbox.' },
+    { name: 'brew_coffee', description: 'Make a drink.' },
+    { name: 'dec_counter', description: 'Count down.' },
+    { name: 'open_ide', description: 'Open the editor.' },
+  ])
+  assert.deepEqual(names(index, 'execute some javascript'), ['runJavaScript'])
+  assert.deepEqual(names(index, 'javascripts'), ['runJavaScript'])
+  // "dec" and "ide" are both words of the catalog, but no name writes them side by side.
+  assert.deepEqual(names(index, 'decide'), [])
+  assert.deepEqual(
+    index.queryTerms('javascript'),
+    new Map([
+      ['javascript', 1],
+      ['java', 1],
+      ['script', 1],
+    ]),
+  )
+  // A word the catalog has is taken as it is.
+  const known = KeywordIndex.build([
+    { name: 'runJavaScript', description: 'Run a snippet.' },
+    { name: 'lint', description: 'Lint javascript files.' },
+  ])
+  assert.deepEqual(known.queryTerms('javascript'), new Map([['javascript', 1]]))
+})
+
+test('a 10,000-character unknown word, or a compound repeated 900 times, answers by its words', () => {
+  const index = KeywordIndex.build([{ name: 'runJavaScript' }, { name: 'get_order' }])
+  assert.deepEqual(names(index, 'j'.repeat(10_000)), [])
+  assert.deepEqual(names(index, `${'javascript '.repeat(900)}order`), [
+    'runJavaScript',
+    'get_order',
+  ])
+})

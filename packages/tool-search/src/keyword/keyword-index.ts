@@ -4,6 +4,7 @@
 // its finished score, and a query only adds postings.
 import type { SearchHit, ToolDocument } from '../types.js'
 import { FIELD_COUNT, FIELDS, MAX_FIELD_WORDS, readFields } from './fields.js'
+import { nameCompounds } from './name-compounds.js'
 import { DEFAULT_KEYWORD_SETTINGS, type KeywordSettings } from './settings.js'
 import { TermReader } from './term-reader.js'
 import { topHits } from './top-hits.js'
@@ -42,6 +43,7 @@ export class KeywordIndex {
   private readonly scratch: Float64Array
   private readonly touched: Int32Array
   private termFrequencies: Map<string, number> | undefined
+  private compounds: Map<string, readonly string[]> | undefined
 
   private constructor(parts: {
     names: string[]
@@ -184,10 +186,19 @@ export class KeywordIndex {
   /**
    * The query's distinct words, each weighing 1: a word repeated in a request ("convert 5 USD to
    * EUR, then convert...") is not more important for it (measured: counting repeats ranks worse).
+   * A word no tool has, written as one where a tool name writes two ("javascript" for
+   * `runJavaScript`), stands for those two.
    */
   queryTerms(query: string): Map<string, number> {
     const terms = new Map<string, number>()
-    for (const word of this.tokenizer(query)) if (!REQUEST_FILLER.has(word)) terms.set(word, 1)
+    for (const word of this.tokenizer(query)) {
+      if (REQUEST_FILLER.has(word)) continue
+      terms.set(word, 1)
+      if (this.termIds.has(word)) continue
+      // Built on the first query that needs it: most catalogs are searched with known words.
+      this.compounds ??= nameCompounds(this.names, this.tokenizer)
+      for (const part of this.compounds.get(word) ?? []) terms.set(part, 1)
+    }
     return terms
   }
 
