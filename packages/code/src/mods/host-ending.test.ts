@@ -1,8 +1,11 @@
 // How a mod's session ends: what it writes on its way out (after `turn.end`, after `bye`, just
 // before a crash) still reaches the conversation, and `hello` is the first line it ever gets.
 import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { test } from 'node:test'
 import { ModHost } from './host.js'
+import type { HostLine } from './host-port.js'
 import type { TraceEntry } from './mod-connection.js'
 import { grantAll, STATE, sandbox, waitFor, writeMod } from './test-support.js'
 
@@ -138,6 +141,38 @@ while read line; do :; done
     }
   } finally {
     await host.stop()
+    box.cleanup()
+  }
+})
+
+test('a mod stopped for bad lines has its output closed, not drained until it is killed', async () => {
+  const box = sandbox()
+  // It floods bad lines; once the host closes its output (a socket pair), its next write fails.
+  const script = `import os, sys
+sys.stdin.readline()
+chunk = b"not json\\n" * 200
+try:
+    while True:
+        sys.stdout.buffer.write(chunk)
+        sys.stdout.buffer.flush()
+except (BrokenPipeError, ConnectionResetError):
+    with open(os.path.join(os.environ["SYNTIC_MOD_DATA"], "closed"), "w") as f:
+        f.write("output closed")
+    os._exit(0)
+`
+  writeMod(box.home, 'flooder', { run: ['python3', 'run.py'] }, { 'run.py': script })
+  const host = new ModHost({ projectDir: box.project, homeDir: box.home, grantPrompt: grantAll })
+  try {
+    await host.start()
+    const lines: HostLine[] = []
+    await waitFor(() => {
+      lines.push(...host.tick(STATE).lines)
+      return host.running().length === 0 && lines.some((line) => line.kind === 'warning')
+    }, 'the flooder to be stopped')
+    await host.stop()
+    const marker = join(box.home, '.syntic', 'mod-data', 'flooder', 'closed')
+    assert.equal(readFileSync(marker, 'utf8'), 'output closed')
+  } finally {
     box.cleanup()
   }
 })

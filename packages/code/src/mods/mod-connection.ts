@@ -159,16 +159,8 @@ export class ModConnection {
       this.windowStart = now
       this.windowLines = 0
     }
-    while (
-      this.windowLines < READ_BUDGET_LINES &&
-      this.process.backlogBytes <= OUTGOING_PAUSE_BYTES
-    ) {
-      const item = this.reader.take()
-      if (!item) break
-      this.windowLines++
-      this.handle(item)
-      if (!this.reading) return
-    }
+    this.process.batch(() => this.readBudget())
+    if (!this.reading) return
     const stdout = this.process.stdout
     if (!this.reader.pending) {
       stdout.resume()
@@ -184,6 +176,20 @@ export class ModConnection {
         this.pump()
       }, wait)
       this.resumeTimer.unref()
+    }
+  }
+
+  /** Handles the lines this read window still allows; their answers leave in one write. */
+  private readBudget(): void {
+    while (
+      this.windowLines < READ_BUDGET_LINES &&
+      this.process.backlogBytes <= OUTGOING_PAUSE_BYTES
+    ) {
+      const item = this.reader.take()
+      if (!item) break
+      this.windowLines++
+      this.handle(item)
+      if (!this.reading) return
     }
   }
 
@@ -352,11 +358,15 @@ export class ModConnection {
     this.stopReading()
   }
 
+  /**
+   * Nothing more the mod writes is read. Its output is closed rather than drained: a mod stopped
+   * for flooding would otherwise be read (and ignored) as fast as it can write until it is killed.
+   */
   private stopReading(): void {
     this.reading = false
     clearTimeout(this.resumeTimer)
     this.process.stdout.removeAllListeners('data')
-    this.process.stdout.resume()
+    this.process.stdout.destroy()
   }
 
   private clearSlots(): void {

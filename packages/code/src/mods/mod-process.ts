@@ -2,6 +2,7 @@
 // bounded queue so a mod that stops reading can never make the host buffer without limit, and
 // stopped by killing the whole group so children it left behind die with it.
 import { type ChildProcess, spawn } from 'node:child_process'
+import type { Readable } from 'node:stream'
 import { EVENT_QUEUE_MAX, OUTPUT_DRAIN_MS } from './limits.js'
 
 export interface ModProcessSpec {
@@ -84,7 +85,7 @@ export class ModProcess {
     return this.exitInfo
   }
 
-  get stdout(): NodeJS.ReadableStream {
+  get stdout(): Readable {
     return this.child.stdout!
   }
 
@@ -145,7 +146,6 @@ export class ModProcess {
     }
   }
 
-  /** Wait up to `graceMs` for the process to exit by itself, then kill its group. */
   /**
    * Wait up to `graceMs` for the process to exit by itself, then kill its group. What it wrote
    * before dying is still read (for at most OUTPUT_DRAIN_MS more): a note posted in answer to
@@ -176,6 +176,24 @@ export class ModProcess {
       stdin.write(item.line)
     }
     if (this.queue.length === 0) this.onDrain()
+  }
+
+  /**
+   * Runs `work` with the mod's input corked: the lines it writes leave in one system call. A mod
+   * flooding calls gets a batch of results in one write instead of one write each.
+   */
+  batch(work: () => void): void {
+    const stdin = this.child.stdin
+    if (!stdin || stdin.destroyed) {
+      work()
+      return
+    }
+    stdin.cork()
+    try {
+      work()
+    } finally {
+      stdin.uncork()
+    }
   }
 }
 
