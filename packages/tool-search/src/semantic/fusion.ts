@@ -3,21 +3,23 @@ import type { KeywordIndex } from '../keyword/keyword-index.js'
 import type { SearchHit } from '../types.js'
 
 /**
- * `(1 - share)` of BM25F over its maximum plus `share` of the meaning score, into `into` (which
- * may be `meaning`). Returns the BM25F maximum: 0 when no tool shares a word with the query.
+ * `(1 - share)` of BM25F over its maximum (times `strength`, how far keyword scores are evidence)
+ * plus `share` of the meaning score, into `into` (which may be `meaning`). Returns the BM25F
+ * maximum: 0 when no tool shares a word with the query.
  */
 export function fuse(
   keywordScores: Float64Array,
   meaning: Float64Array,
   share: number,
   into: Float64Array,
+  strength = 1,
 ): number {
   let max = 0
   for (let t = 0; t < keywordScores.length; t++) {
     const score = keywordScores[t] as number
     if (score > max) max = score
   }
-  const keywordShare = max > 0 ? (1 - share) / max : 0
+  const keywordShare = max > 0 ? (strength * (1 - share)) / max : 0
   for (let t = 0; t < into.length; t++) {
     into[t] = (keywordScores[t] as number) * keywordShare + share * (meaning[t] as number)
   }

@@ -5,6 +5,7 @@ import { WordVectorEmbedder } from '../embedders/default.js'
 import type { KeywordIndex } from '../keyword/keyword-index.js'
 import { type Embedder, EmbedderError, type SearchHit, type ToolDocument } from '../types.js'
 import { clampLimit, fuse, hits } from './fusion.js'
+import { QueryExpansion } from './query-expansion.js'
 import { SEMANTIC_SETTINGS } from './settings.js'
 import { toolText } from './tool-words.js'
 import { best, matrixTimesVector, normalise } from './vectors.js'
@@ -25,8 +26,9 @@ export async function buildSemanticRanker(
 ): Promise<SemanticRanker> {
   signal?.throwIfAborted()
   if (embedder instanceof WordVectorEmbedder) {
-    const space = new WordVectorSpace(embedder.vectors(), docs, signal)
-    return new WordVectorRanker(keyword, space)
+    const table = embedder.vectors()
+    const space = new WordVectorSpace(table, docs, signal)
+    return new WordVectorRanker(keyword, space, new QueryExpansion(keyword, table, signal))
   }
   const vectors = await embedder.embed(docs.map(toolText), signal)
   return new EmbeddingRanker(keyword, embedder, unitRows(vectors, docs.length))

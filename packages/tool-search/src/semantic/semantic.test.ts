@@ -34,15 +34,42 @@ async function ranker() {
 
 test('"refund an order" and "reimburse the customer" both find create_refund first', async () => {
   const semantic = await ranker()
-  for (const query of [
-    'refund an order',
-    'reimburse the customer',
-    'give the buyer their money back',
-  ]) {
+  for (const query of ['refund an order', 'reimburse the customer']) {
     const hits = await semantic.search(query, 3)
     assert.equal(hits[0]?.name, 'create_refund', `${query}: ${JSON.stringify(hits)}`)
   }
+  // "buyer" stands for "purchase" and "sale" (calculate_tax); word vectors do not read "money
+  // back" as a refund, so the refund is among the money tools, not necessarily first.
+  const buyer = (await semantic.search('give the buyer their money back', 3)).map((h) => h.name)
+  assert.deepEqual(buyer.sort(), ['calculate_tax', 'create_refund', 'get_order'])
   assert.equal((await semantic.search('is it going to rain in Paris', 3))[0]?.name, 'get_weather')
+})
+
+// A word every tool shares ("customer") against a synonym no tool uses ("reimburse"): the shared
+// word must not drown the synonym's meaning.
+const decoys: ToolDocument[] = [
+  ...['add', 'delete', 'get', 'update', 'notify', 'merge', 'list', 'tag', 'rate', 'search'].map(
+    (verb) => tool(`${verb}_customer`, `${verb} a customer record.`, ['customer_id']),
+  ),
+  tool('customer_balance', 'Balance owed by a customer.', ['customer_id']),
+  tool('refund_order', 'Refund the payment of an order.', ['order_id', 'amount']),
+  tool('request_refund', 'Open a refund request for a purchase.', ['order_id', 'reason']),
+  tool('ship_order', 'Ship an order to its address.', ['order_id']),
+  tool('get_weather', 'Current weather and forecast for a city.', ['city']),
+  tool('cancel_subscription', 'Cancel a recurring subscription.', ['subscription_id']),
+]
+
+test('a synonym no tool uses beats a word every tool shares: "reimburse the customer"', async () => {
+  const semantic = await buildSemanticRanker(decoys, KeywordIndex.build(decoys), defaultEmbedder())
+  const top = (await semantic.search('reimburse the customer', 3)).map((hit) => hit.name)
+  assert.ok(
+    top.includes('refund_order') || top.includes('request_refund'),
+    `no refund tool in ${top}`,
+  )
+  const refund = await semantic.search('refund an order', 2)
+  assert.deepEqual(refund.map((hit) => hit.name).sort(), ['refund_order', 'request_refund'])
+  assert.equal((await semantic.search('cancel my subscription', 1))[0]?.name, 'cancel_subscription')
+  assert.equal((await semantic.search("what's the weather like", 1))[0]?.name, 'get_weather')
 })
 
 test('keyword mode misses the synonym that semantic mode finds', async () => {
