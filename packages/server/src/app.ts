@@ -102,7 +102,7 @@ export async function createApp(config: ServerConfig, deps: AppDeps): Promise<Fa
       containers: runtime.containers,
       ...(runtime.unavailable !== undefined ? { unavailable: runtime.unavailable } : {}),
       files,
-      orgSettings: new OrgSettingsReader(store),
+      orgSettings: new OrgSettingsReader(store, { tiers: config.tiers }),
       ledger,
     },
   })

@@ -46,6 +46,12 @@ export interface SandboxConfig {
   packageMirrorUrl?: string
 }
 
+/** What a tier (an organisation's plan, `syntic orgs set --tier`) sets. */
+export interface TierConfig {
+  /** Live containers an organisation of the tier may hold; past it 429 `container_limit_reached`. */
+  containerLimit: number
+}
+
 export interface ServerConfig {
   host: string
   port: number
@@ -66,4 +72,6 @@ export interface ServerConfig {
   filesMaxBytes?: number
   /** Code execution's sandboxes; unset: the local driver with the defaults. */
   sandbox?: SandboxConfig
+  /** Tier names to what they set; unset or missing a tier: the `default` tier's, else 20. */
+  tiers?: Record<string, TierConfig>
 }

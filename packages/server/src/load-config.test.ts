@@ -310,6 +310,64 @@ describe('loadConfig', () => {
     assert.equal(({} as Record<string, unknown>).x, undefined)
   })
 
+  it('reads tiers from the config file', () => {
+    const file = join(dir, 'tiers.json')
+    writeFileSync(
+      file,
+      JSON.stringify({
+        tiers: {
+          default: { containerLimit: 10 },
+          team: { containerLimit: 50 },
+          'free.v2': { containerLimit: 0 },
+        },
+      }),
+    )
+    const config = loadConfig({ SYNTIC_CONFIG: file }, dir)
+    assert.deepEqual(
+      { ...config.tiers },
+      {
+        default: { containerLimit: 10 },
+        team: { containerLimit: 50 },
+        'free.v2': { containerLimit: 0 },
+      },
+    )
+    assert.equal(loadConfig({}, dir).tiers, undefined, 'no tiers: the defaults apply')
+  })
+
+  it('names the tier setting for every bad tier', () => {
+    const cases: [unknown, RegExp, RegExp][] = [
+      [[], /"tiers"$/, /map tier names/],
+      ['team', /"tiers"$/, /map tier names/],
+      [{ team: 50 }, /"tiers.team"$/, /must be an object/],
+      [{ team: null }, /"tiers.team"$/, /must be an object/],
+      [{ team: {} }, /"tiers.team.containerLimit"$/, /missing/],
+      [{ team: { containerLimit: -1 } }, /"tiers.team.containerLimit"$/, /0 to 10000/],
+      [{ team: { containerLimit: 10_001 } }, /"tiers.team.containerLimit"$/, /0 to 10000/],
+      [{ team: { containerLimit: 1.5 } }, /"tiers.team.containerLimit"$/, /whole number/],
+      [{ team: { containerLimit: '50' } }, /"tiers.team.containerLimit"$/, /got "50"/],
+      [{ team: { containerLimit: 5, memory: 4 } }, /"tiers.team.memory"$/, /not a setting/],
+      [{ 'bad tier': { containerLimit: 5 } }, /"tiers"$/, /"bad tier"/],
+      [{ '': { containerLimit: 5 } }, /"tiers"$/, /tier name/],
+      [{ ['x'.repeat(10_000)]: { containerLimit: 5 } }, /"tiers"$/, /tier name/],
+    ]
+    for (const [tiers, setting, message] of cases) {
+      const file = join(dir, 'bad-tiers.json')
+      writeFileSync(file, JSON.stringify({ tiers }))
+      fails({ SYNTIC_CONFIG: file }, setting, message)
+    }
+  })
+
+  it('keeps tier names off Object.prototype', () => {
+    const file = join(dir, 'proto-tiers.json')
+    writeFileSync(file, '{"tiers": {"__proto__": {"containerLimit": 3}}}')
+    const tiers = loadConfig({ SYNTIC_CONFIG: file }, dir).tiers
+    assert.ok(tiers !== undefined)
+    assert.equal(Object.getPrototypeOf(tiers), null)
+    assert.deepEqual(Object.getOwnPropertyDescriptor(tiers, '__proto__')?.value, {
+      containerLimit: 3,
+    })
+  })
+
   it('ignores empty environment values', () => {
     const config = loadConfig({ PORT: '', HOST: '  ', SYNTIC_UPSTREAM_URL: '' }, dir)
     assert.equal(config.port, 8080)

@@ -5,9 +5,14 @@ import type {
   ModelConfig,
   SandboxConfig,
   ServerConfig,
+  TierConfig,
   UpstreamConfig,
 } from './config.js'
+import { checkTier, MAX_CONTAINER_LIMIT } from './store/org-settings-values.js'
 import type { UpstreamFormat } from './upstream/port.js'
+
+// `syntic orgs show` applies the tiers of the config it reads, like the server does.
+export { effectiveContainerLimit } from './orgs/container-limit.js'
 
 /** A setting that cannot be used; the message names the setting and what it takes. */
 export class ConfigError extends Error {
@@ -45,9 +50,11 @@ const FILE_KEYS = [
   'requestLog',
   'filesMaxBytes',
   'embeddings',
+  'tiers',
 ] as const
 const UPSTREAM_KEYS = ['url', 'apiKey', 'format', 'timeoutMs', 'connectTimeoutMs'] as const
 const EMBEDDINGS_KEYS = ['url', 'model', 'apiKey'] as const
+const TIER_KEYS = ['containerLimit'] as const
 const UPSTREAM_KEY_HINT =
   "put the upstream's key in SYNTIC_UPSTREAM_API_KEY (or upstream.apiKey in the config file)"
 const EMBEDDINGS_KEY_HINT =
@@ -79,6 +86,7 @@ interface FileSettings {
   embeddingsUrl?: Source<string>
   embeddingsModel?: Source<string>
   embeddingsApiKey?: Source<string>
+  tiers?: Record<string, TierConfig>
 }
 
 /**
@@ -140,6 +148,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     envInteger(env, 'SYNTIC_FILES_MAX_BYTES', 1, MAX_FILES_MAX_BYTES) ?? file.filesMaxBytes?.value
   if (filesMaxBytes !== undefined) config.filesMaxBytes = filesMaxBytes
   config.sandbox = sandboxConfig(env)
+  if (file.tiers !== undefined) config.tiers = file.tiers
   return config
 }
 
@@ -366,7 +375,39 @@ function fileSettings(raw: Record<string, unknown>, path: string): FileSettings 
   if (raw.models !== undefined) settings.models = fileModels(raw.models, at('models'))
   if (raw.upstream !== undefined) fileUpstream(raw.upstream, path, settings)
   if (raw.embeddings !== undefined) fileEmbeddings(raw.embeddings, path, settings)
+  if (raw.tiers !== undefined) settings.tiers = fileTiers(raw.tiers, path)
   return settings
+}
+
+/** `{"team": {"containerLimit": 50}}`: what each tier sets, by the names `syntic orgs` stores. */
+function fileTiers(raw: unknown, path: string): Record<string, TierConfig> {
+  const setting = `${path}: "tiers"`
+  if (!isPlainObject(raw)) {
+    throw new ConfigError(
+      setting,
+      `${setting} must map tier names to their limits, like {"team": {"containerLimit": 50}}`,
+    )
+  }
+  // A null prototype: tier names come from the store and must never reach Object.prototype.
+  const tiers: Record<string, TierConfig> = Object.create(null)
+  for (const [name, tier] of Object.entries(raw)) {
+    const problem = checkTier(name)
+    if (problem !== null) {
+      throw new ConfigError(setting, `${setting} has the tier name ${quote(name)}: ${problem}`)
+    }
+    const at = `${path}: "tiers.${name}"`
+    if (!isPlainObject(tier)) {
+      throw new ConfigError(at, `${at} must be an object like {"containerLimit": 50}`)
+    }
+    unknownKeys(tier, TIER_KEYS, path, `tiers.${name}.`)
+    const limitAt = `${path}: "tiers.${name}.containerLimit"`
+    if (tier.containerLimit === undefined) {
+      throw new ConfigError(limitAt, `${limitAt} is missing; it is the tier's live-container limit`)
+    }
+    const limit = checkInteger(limitAt, tier.containerLimit, 0, MAX_CONTAINER_LIMIT)
+    tiers[name] = { containerLimit: limit }
+  }
+  return tiers
 }
 
 function fileEmbeddings(raw: unknown, path: string, settings: FileSettings): void {

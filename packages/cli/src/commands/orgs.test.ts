@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { after, test } from 'node:test'
@@ -92,7 +92,7 @@ test('orgs set changes only what it is given; orgs show prints it', async () => 
     {
       org: 'acme',
       codeExecution: false,
-      containerLimit: 3,
+      containerLimitOverride: 3,
       egressAllowlist: ['pypi.org', '*.pythonhosted.org'],
       tier: 'team',
       updatedAt: null,
@@ -103,6 +103,8 @@ test('orgs set changes only what it is given; orgs show prints it', async () => 
   assert.equal(show.status, 0, show.stderr)
   assert.match(show.stdout, /code execution\s+off/)
   assert.match(show.stdout, /container limit\s+3 live containers/)
+  assert.match(show.stdout, /override\s+3 live containers/)
+  assert.match(show.stdout, /tier\s+team/)
   assert.match(show.stdout, /egress\s+pypi\.org, \*\.pythonhosted\.org/)
 
   await orgs(['set', 'acme', '--egress-none', '--code-execution', 'ON'], home)
@@ -124,8 +126,48 @@ test('orgs show of an unknown org exits 1; of a new org shows the defaults', asy
   assert.equal(fresh.status, 0, fresh.stderr)
   assert.match(fresh.stdout, /code execution\s+on/)
   assert.match(fresh.stdout, /container limit\s+20/)
+  assert.match(fresh.stdout, /override\s+none/)
+  assert.match(fresh.stdout, /tier\s+default/)
   assert.match(fresh.stdout, /egress\s+none \(no network\)/)
   assert.match(fresh.stdout, /updated\s+never/)
+})
+
+test("the container limit comes from the config's tiers unless the org overrides it", async () => {
+  const home = join(scratch, 'tiers')
+  mkdirSync(home, { recursive: true })
+  writeFileSync(
+    join(home, 'config.json'),
+    JSON.stringify({ tiers: { default: { containerLimit: 7 }, team: { containerLimit: 50 } } }),
+  )
+  const limits = async (args: string[]) => {
+    const run = await orgs([...args, '--json'], home)
+    assert.equal(run.status, 0, run.stderr)
+    const printed = JSON.parse(run.stdout) as {
+      tier: string
+      containerLimit: number
+      containerLimitOverride: number | null
+    }
+    return [printed.tier, printed.containerLimitOverride, printed.containerLimit]
+  }
+  assert.deepEqual(await limits(['set', 'acme', '--code-execution', 'on']), ['default', null, 7])
+  assert.deepEqual(await limits(['set', 'acme', '--tier', 'team']), ['team', null, 50])
+  assert.deepEqual(await limits(['set', 'acme', '--container-limit', '5']), ['team', 5, 5])
+  assert.deepEqual(await limits(['show', 'acme']), ['team', 5, 5])
+  assert.deepEqual(await limits(['set', 'acme', '--container-limit', '0']), ['team', 0, 0])
+  assert.deepEqual(await limits(['set', 'acme', '--container-limit', 'tier']), ['team', null, 50])
+  assert.deepEqual(await limits(['set', 'acme', '--tier', 'gold']), ['gold', null, 7])
+  const show = await orgs(['show', 'acme'], home)
+  assert.match(show.stdout, /tier\s+gold\n/)
+  assert.match(show.stdout, /override\s+none \(the tier's limit\)/)
+  assert.match(show.stdout, /container limit\s+7 live containers/)
+
+  writeFileSync(
+    join(home, 'config.json'),
+    JSON.stringify({ tiers: { team: { containerLimit: -1 } } }),
+  )
+  const broken = await orgs(['show', 'acme'], home)
+  assert.equal(broken.status, 1)
+  assert.match(broken.stderr, /"tiers.team.containerLimit"/)
 })
 
 test('bad values are usage errors (exit 2) and change nothing', async () => {
@@ -138,6 +180,8 @@ test('bad values are usage errors (exit 2) and change nothing', async () => {
     ['set', 'acme', '--container-limit', '1.5'],
     ['set', 'acme', '--container-limit', '99999999'],
     ['set', 'acme', '--container-limit', 'ten'],
+    ['set', 'acme', '--container-limit', 'tiers'],
+    ['set', 'acme', '--container-limit', ''],
     ['set', 'acme', '--egress-allow', 'http://pypi.org'],
     ['set', 'acme', '--egress-allow', 'pypi.org:443'],
     ['set', 'acme', '--egress-allow', '10.0.0.1'],

@@ -1,4 +1,4 @@
-import { loadConfig } from '@syntic/server/config'
+import { effectiveContainerLimit, loadConfig } from '@syntic/server/config'
 // The store alone, not the whole server: `syntic orgs` should start in milliseconds.
 import {
   checkContainerLimit,
@@ -67,8 +67,13 @@ async function run(io: OrgsIo, action: () => Promise<void>): Promise<void> {
   }
 }
 
-async function withStore(io: OrgsIo, work: (store: Store) => Promise<void>): Promise<void> {
-  const { home, databaseUrl } = loadConfig(io.env, io.cwd())
+type Tiers = Parameters<typeof effectiveContainerLimit>[1]
+
+async function withStore(
+  io: OrgsIo,
+  work: (store: Store, tiers: Tiers) => Promise<void>,
+): Promise<void> {
+  const { home, databaseUrl, tiers } = loadConfig(io.env, io.cwd())
   const location: OpenStoreOptions = databaseUrl ? { home, databaseUrl } : { home }
   let store: Store
   try {
@@ -77,7 +82,7 @@ async function withStore(io: OrgsIo, work: (store: Store) => Promise<void>): Pro
     throw new CommandFailure(`cannot open the store: ${messageOf(error)}`, 1)
   }
   try {
-    await work(store)
+    await work(store, tiers)
   } finally {
     await store.close()
   }
@@ -98,10 +103,14 @@ export function patchOf(options: SetOptions): OrgSettingsPatch {
   }
   if (options.containerLimit !== undefined) {
     const raw = options.containerLimit
-    const value = /^\d{1,6}$/.test(raw) ? Number(raw) : Number.NaN
-    const problem = checkContainerLimit(value)
-    if (problem !== null) throw usage(`--container-limit: ${problem}`)
-    patch.containerLimit = value
+    if (raw === 'tier') {
+      patch.containerLimitOverride = null
+    } else {
+      const value = /^\d{1,6}$/.test(raw) ? Number(raw) : Number.NaN
+      const problem = checkContainerLimit(value)
+      if (problem !== null) throw usage(`--container-limit: ${problem} (or tier, for the tier's)`)
+      patch.containerLimitOverride = value
+    }
   }
   if (options.egressAllow !== undefined && options.egressNone) {
     throw usage('give --egress-allow or --egress-none, not both')
@@ -127,19 +136,25 @@ export function patchOf(options: SetOptions): OrgSettingsPatch {
   return patch
 }
 
-function describe(settings: OrgSettings): string[] {
+/** The settings as stored, and the limit the server applies with the tiers of this config. */
+type Shown = OrgSettings & { containerLimit: number }
+
+function describe(settings: Shown): string[] {
   const egress = settings.egressAllowlist
+  const override = settings.containerLimitOverride
   return [
     `org              ${settings.org}`,
     `code execution   ${settings.codeExecution ? 'on' : 'off'}`,
+    `tier             ${settings.tier}`,
+    `override         ${override === null ? "none (the tier's limit)" : `${override} live containers`}`,
     `container limit  ${settings.containerLimit} live containers`,
     `egress           ${egress.length === 0 ? 'none (no network)' : egress.join(', ')}`,
-    `tier             ${settings.tier}`,
     `updated          ${settings.updatedAt ?? 'never (defaults)'}`,
   ]
 }
 
-function print(io: OrgsIo, settings: OrgSettings, json: boolean | undefined): void {
+function print(io: OrgsIo, stored: OrgSettings, tiers: Tiers, json: boolean | undefined): void {
+  const settings: Shown = { ...stored, containerLimit: effectiveContainerLimit(stored, tiers) }
   const lines = json ? [JSON.stringify(settings, null, 2)] : describe(settings)
   io.stdout(`${lines.join('\n')}\n`)
 }
@@ -152,7 +167,7 @@ function showCommand(io: OrgsIo): Command {
     .action((org: string, opts: { json?: boolean }) =>
       run(io, async () => {
         checkOrg(org)
-        await withStore(io, async (store) => {
+        await withStore(io, async (store, tiers) => {
           const settings = await store.getOrgSettings(org)
           if (settings === null) {
             throw new CommandFailure(
@@ -160,7 +175,7 @@ function showCommand(io: OrgsIo): Command {
               1,
             )
           }
-          print(io, settings, opts.json)
+          print(io, settings, tiers, opts.json)
         })
       }),
     )
@@ -172,15 +187,15 @@ function setCommand(io: OrgsIo): Command {
     .argument('<org>', 'the organisation')
     .option('--code-execution <on|off>', 'allow syntic_code_execution (off: 403 tool_disabled)')
     .option(
-      '--container-limit <n>',
-      'live containers at once (past it: 429 container_limit_reached)',
+      '--container-limit <n|tier>',
+      "live containers at once, overriding the tier's limit (tier: use the tier's again)",
     )
     .option(
       '--egress-allow <hosts>',
       'comma-separated hosts code may reach, like pypi.org,*.pythonhosted.org',
     )
     .option('--egress-none', 'no network for code (the default)')
-    .option('--tier <name>', 'the tier name shown in limit errors')
+    .option('--tier <name>', "the organisation's tier, whose limit the server's config sets")
     .option('--json', 'print JSON')
     .addHelpText('after', '\nRunning servers apply a change within 5 seconds.')
     .action((org: string, opts: SetOptions) =>
@@ -192,8 +207,8 @@ function setCommand(io: OrgsIo): Command {
             'nothing to set: give --code-execution, --container-limit, --egress-allow, --egress-none or --tier',
           )
         }
-        await withStore(io, async (store) => {
-          print(io, await store.updateOrgSettings(org, patch), opts.json)
+        await withStore(io, async (store, tiers) => {
+          print(io, await store.updateOrgSettings(org, patch), tiers, opts.json)
         })
       }),
     )

@@ -7,7 +7,8 @@ import {
   type SandboxPool,
 } from '@syntic/sandbox'
 import { containerLimitReached } from '../orgs/code-execution-errors.js'
-import type { ContainerRecord, OrgSettings, Scope, Store } from '../store/port.js'
+import type { EffectiveOrgSettings } from '../orgs/container-limit.js'
+import type { ContainerRecord, Scope, Store } from '../store/port.js'
 import { containerNotFound, overloaded, sandboxUnavailable } from './errors.js'
 import { expiresAt, type Lifetime } from './lifetime.js'
 
@@ -82,7 +83,7 @@ export class ContainerService {
    * early answer, before a sandbox is started; `create` checks the organisation's limit again,
    * atomically.
    */
-  async checkCapacity(settings: OrgSettings): Promise<void> {
+  async checkCapacity(settings: EffectiveOrgSettings): Promise<void> {
     const now = new Date(this.clock()).toISOString()
     const live = await this.options.store.countLiveContainers(settings.org, now)
     if (live >= settings.containerLimit) throw containerLimitReached(settings)
@@ -107,7 +108,7 @@ export class ContainerService {
    * place (the loser's sandbox is destroyed and it gets 429). Without an egress allowlist the
    * sandbox comes from the pool when one is warm (the pool's sandboxes have the package mirror).
    */
-  async create(scope: Scope, settings: OrgSettings): Promise<ContainerRecord> {
+  async create(scope: Scope, settings: EffectiveOrgSettings): Promise<ContainerRecord> {
     const { driver } = this.options
     const pool = this.pool
     const allowlist = settings.egressAllowlist

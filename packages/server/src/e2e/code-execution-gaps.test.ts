@@ -52,7 +52,7 @@ describe('code execution: limits under concurrency, cancellation, egress, file p
 
   it('holds the live-container limit against concurrent "auto" requests', async () => {
     const racer = await api.key('racing', 'w')
-    await api.store.updateOrgSettings('racing', { containerLimit: 2 })
+    await api.store.updateOrgSettings('racing', { containerLimitOverride: 2 })
     api.upstream.setDefault(runOnce('python', 'print(1)'))
     const before = (await sandbox.driver.list()).length
     const responses = await Promise.all(

@@ -53,6 +53,7 @@ export interface ServerOptions {
   format?: UpstreamFormat
   sandbox?: Partial<SandboxConfig>
   models?: ServerConfig['models']
+  tiers?: ServerConfig['tiers']
 }
 
 /** A real server over a real SQLite store in `home`, code execution on the given driver. */
@@ -96,6 +97,7 @@ export class CodeExecutionServer {
         reapIntervalMs: 60_000,
         ...options.sandbox,
       },
+      ...(options.tiers ? { tiers: options.tiers } : {}),
     }
     const errors: string[] = []
     const server = await startServer(config, {

@@ -329,7 +329,7 @@ describe('code execution through the API', () => {
     )
 
     const limited = await api.key('tiny', 'w')
-    await api.store.updateOrgSettings('tiny', { containerLimit: 0 })
+    await api.store.updateOrgSettings('tiny', { containerLimitOverride: 0 })
     const full = await api.post('/v1/chat/completions', limited, {
       model: 'm',
       tools: tools(),

@@ -10,4 +10,10 @@ export {
   containerLimitReached,
   toolDisabled,
 } from './code-execution-errors.js'
+export {
+  type EffectiveOrgSettings,
+  effectiveContainerLimit,
+  type Tiers,
+  withEffectiveLimit,
+} from './container-limit.js'
 export { ORG_SETTINGS_TTL_MS, OrgSettingsReader } from './org-settings-reader.js'

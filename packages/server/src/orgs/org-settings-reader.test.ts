@@ -11,10 +11,10 @@ test('settings are read once per ttl, defaults for unknown orgs, fresh after inv
   const store = (await backend.create()).connect()
   await store.migrate()
   let now = 1_000
-  const reader = new OrgSettingsReader(store, 5_000, () => now)
+  const reader = new OrgSettingsReader(store, { ttlMs: 5_000, clock: () => now })
   assert.equal((await reader.get('acme')).codeExecution, true)
   assert.equal((await reader.get('nobody')).containerLimit, 20)
-  await store.updateOrgSettings('acme', { codeExecution: false, containerLimit: 2 })
+  await store.updateOrgSettings('acme', { codeExecution: false, containerLimitOverride: 2 })
   assert.equal((await reader.get('acme')).codeExecution, true, 'cached within the ttl')
   now += 5_000
   assert.equal((await reader.get('acme')).codeExecution, false, 'read again after the ttl')
@@ -28,6 +28,7 @@ test('the spec errors: 403 tool_disabled, 429 container_limit_reached', async ()
   const base = {
     org: 'acme',
     codeExecution: true,
+    containerLimitOverride: null,
     containerLimit: 2,
     egressAllowlist: [],
     tier: 'team',

@@ -328,7 +328,7 @@ function conformance(backend: TestBackend): void {
       assert.deepEqual(await store.getOrgSettings('acme'), {
         org: 'acme',
         codeExecution: true,
-        containerLimit: 20,
+        containerLimitOverride: null,
         egressAllowlist: [],
         tier: 'default',
         updatedAt: null,
@@ -336,10 +336,10 @@ function conformance(backend: TestBackend): void {
       assert.equal(await store.getOrgSettings('nobody'), null)
       const off = await store.updateOrgSettings('acme', { codeExecution: false })
       assert.equal(off.codeExecution, false)
-      assert.equal(off.containerLimit, 20)
+      assert.equal(off.containerLimitOverride, null)
       assert.ok(off.updatedAt !== null)
       const more = await store.updateOrgSettings('acme', {
-        containerLimit: 3,
+        containerLimitOverride: 3,
         egressAllowlist: ['pypi.org', 'files.pythonhosted.org'],
         tier: 'team',
       })
@@ -348,7 +348,7 @@ function conformance(backend: TestBackend): void {
         {
           org: 'acme',
           codeExecution: false,
-          containerLimit: 3,
+          containerLimitOverride: 3,
           egressAllowlist: ['pypi.org', 'files.pythonhosted.org'],
           tier: 'team',
           updatedAt: null,
@@ -357,7 +357,13 @@ function conformance(backend: TestBackend): void {
       const cleared = await store.updateOrgSettings('acme', { egressAllowlist: [] })
       assert.deepEqual(cleared.egressAllowlist, [])
       assert.equal(cleared.tier, 'team')
-      assert.equal((await store.getOrgSettings('globex'))?.containerLimit, 20)
+      assert.equal(cleared.containerLimitOverride, 3, 'a patch without it keeps the override')
+      const zero = await store.updateOrgSettings('acme', { containerLimitOverride: 0 })
+      assert.equal(zero.containerLimitOverride, 0)
+      const tierOnly = await store.updateOrgSettings('acme', { containerLimitOverride: null })
+      assert.equal(tierOnly.containerLimitOverride, null, 'null clears the override')
+      assert.equal(tierOnly.tier, 'team')
+      assert.equal((await store.getOrgSettings('globex'))?.containerLimitOverride, null)
       const created = await store.updateOrgSettings('initech', { tier: 'enterprise' })
       assert.equal(created.tier, 'enterprise')
       assert.equal(created.codeExecution, true)

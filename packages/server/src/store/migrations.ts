@@ -98,6 +98,15 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 3,
+    name: 'container limit from the tier, with an optional per-organisation override',
+    statements: [
+      'ALTER TABLE org_settings ADD COLUMN container_limit_override INTEGER',
+      // 20 was the default every row got: only other values were surely set on purpose.
+      'UPDATE org_settings SET container_limit_override = container_limit WHERE container_limit <> 20',
+    ],
+  },
 ]
 
 /** The migrations not yet in `applied`, in order. */

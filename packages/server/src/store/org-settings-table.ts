@@ -12,7 +12,7 @@ function defaults(org: string): OrgSettings {
   return {
     org,
     codeExecution: DEFAULT_CODE_EXECUTION,
-    containerLimit: DEFAULT_CONTAINER_LIMIT,
+    containerLimitOverride: null,
     egressAllowlist: [],
     tier: DEFAULT_TIER,
     updatedAt: null,
@@ -21,7 +21,7 @@ function defaults(org: string): OrgSettings {
 
 interface SettingsRow {
   code_execution: number | null
-  container_limit: number | null
+  container_limit_override: number | null
   egress_allowlist: string | null
   tier: string | null
   updated_at: string | null
@@ -32,7 +32,8 @@ function toSettings(org: string, row: SettingsRow): OrgSettings {
   return {
     org,
     codeExecution: Number(row.code_execution) === 1,
-    containerLimit: Number(row.container_limit),
+    containerLimitOverride:
+      row.container_limit_override === null ? null : Number(row.container_limit_override),
     egressAllowlist: JSON.parse(row.egress_allowlist ?? '[]') as string[],
     tier: row.tier ?? DEFAULT_TIER,
     updatedAt: row.updated_at,
@@ -48,7 +49,7 @@ export class OrgSettingsTable {
     // LEFT JOIN: an org without a row exists and has the defaults; no org row means no org.
     const rows = await this.db.rows<SettingsRow>(
       'getOrgSettings',
-      `SELECT s.code_execution, s.container_limit, s.egress_allowlist, s.tier, s.updated_at
+      `SELECT s.code_execution, s.container_limit_override, s.egress_allowlist, s.tier, s.updated_at
         FROM orgs o LEFT JOIN org_settings s ON s.org_id = o.id WHERE o.name = ?`,
       [org],
     )
@@ -71,31 +72,39 @@ export class OrgSettingsTable {
     const orgId = orgRows[0]?.id
     if (orgId === undefined) throw new Error(`organisation ${org} vanished after insert`)
     const code = patch.codeExecution === undefined ? null : patch.codeExecution ? 1 : 0
-    const limit = patch.containerLimit ?? null
+    const setOverride = patch.containerLimitOverride === undefined ? 0 : 1
+    const override = patch.containerLimitOverride ?? null
     const egress =
       patch.egressAllowlist === undefined ? null : JSON.stringify(patch.egressAllowlist)
     const tier = patch.tier ?? null
     const d = defaults(org)
-    // One statement, so two changes at once each keep the other's fields.
+    // container_limit is what servers before migration 3 enforce; it mirrors the override so they
+    // keep their old behaviour during a rolling upgrade. One statement, so two changes at once
+    // each keep the other's fields.
     await this.db.run(
       'upsertOrgSettings',
-      `INSERT INTO org_settings (org_id, code_execution, container_limit, egress_allowlist, tier,
-        updated_at) VALUES (?, ?, ?, ?, ?, ?)
+      `INSERT INTO org_settings (org_id, code_execution, container_limit, container_limit_override,
+        egress_allowlist, tier, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (org_id) DO UPDATE SET
           code_execution = COALESCE(?, org_settings.code_execution),
-          container_limit = COALESCE(?, org_settings.container_limit),
+          container_limit = CASE WHEN ? = 1 THEN ? ELSE org_settings.container_limit END,
+          container_limit_override = CASE WHEN ? = 1 THEN ? ELSE org_settings.container_limit_override END,
           egress_allowlist = COALESCE(?, org_settings.egress_allowlist),
           tier = COALESCE(?, org_settings.tier),
           updated_at = ?`,
       [
         orgId,
         code ?? (d.codeExecution ? 1 : 0),
-        limit ?? d.containerLimit,
+        override ?? DEFAULT_CONTAINER_LIMIT,
+        override,
         egress ?? JSON.stringify(d.egressAllowlist),
         tier ?? d.tier,
         now,
         code,
-        limit,
+        setOverride,
+        override ?? DEFAULT_CONTAINER_LIMIT,
+        setOverride,
+        override,
         egress,
         tier,
         now,

@@ -106,17 +106,22 @@ export interface OrgSettings {
   org: string
   /** Whether `syntic_code_execution` may be used; off answers 403 `tool_disabled`. */
   codeExecution: boolean
-  /** Live containers allowed at once; past it 429 `container_limit_reached`. */
-  containerLimit: number
+  /**
+   * Live containers allowed at once, set for this organisation alone; null: its tier's limit
+   * (`effectiveContainerLimit` in orgs/container-limit.ts).
+   */
+  containerLimitOverride: number | null
   /** Hosts code may reach; empty means no network. */
   egressAllowlist: string[]
+  /** The organisation's plan; the server's config says what each tier allows. */
   tier: string
   /** Null while the organisation runs on the defaults. */
   updatedAt: string | null
 }
 
+/** The settings to change; `containerLimitOverride: null` clears the override. */
 export type OrgSettingsPatch = Partial<
-  Pick<OrgSettings, 'codeExecution' | 'containerLimit' | 'egressAllowlist' | 'tier'>
+  Pick<OrgSettings, 'codeExecution' | 'containerLimitOverride' | 'egressAllowlist' | 'tier'>
 >
 
 /**
