@@ -27,9 +27,10 @@ function isMissing(error: unknown): boolean {
 
 /**
  * Blobs as files under `<home>/blobs`: `ab/cd/<key>`, sharded by a hash of the key so that no
- * folder holds more than 256 folders, and files spread evenly. Each write goes to `tmp/` first, is flushed to disk and
- * renamed into place (atomic on one file system), so a crash never leaves half a blob under a
- * key. Folders are 0700 and files 0600: other users of the machine cannot read uploads.
+ * folder holds more than 256 folders, and files spread evenly. Each write goes to `tmp/` first,
+ * is flushed to disk and renamed into place (atomic on one file system), so a crash never leaves
+ * half a blob under a key. Folders are 0700 and files 0600: other users of the machine cannot
+ * read uploads.
  */
 export class LocalBlobStore implements BlobStore {
   readonly root: string

@@ -81,7 +81,13 @@ export async function openContainerRuntime(
       ? new SandboxPool(driver, { size: poolSize, create: containers.createOptions([]) })
       : null
   containers.usePool(pool)
-  await containers.reconcile()
+  try {
+    await containers.reconcile()
+  } catch (error) {
+    // The server does not start; a driver opened here must not outlive it.
+    if (owned) await driver.close()
+    throw error
+  }
   // Filled in the background: the first requests create their own sandboxes until it is warm.
   void pool?.start()
   const reaper = new ContainerReaper(

@@ -4,9 +4,12 @@
  */
 export const MAX_SERVER_TOOL_ROUNDS = 10
 
-/** What the model reads when it reached MAX_SERVER_TOOL_ROUNDS. */
+/**
+ * Appended to the last result of a tool that reached its round cap. Only that tool is taken
+ * away, so the note must not tell the model that every server tool is gone.
+ */
 export const ROUND_CAP_NOTE =
-  'Server tools are no longer available in this request: answer with the tools already loaded.'
+  'This tool is no longer available in this request: answer with what you have and the tools still listed.'
 
 /** The result of a call to a server tool taken away earlier in the request. */
 export const RETIRED_TOOL_NOTE =

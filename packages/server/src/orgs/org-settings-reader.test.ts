@@ -24,6 +24,20 @@ test('settings are read once per ttl, defaults for unknown orgs, fresh after inv
   await store.close()
 })
 
+test('the cache holds at most maxEntries organisations, dropping the oldest read', async () => {
+  const store = (await backend.create()).connect()
+  await store.migrate()
+  const reader = new OrgSettingsReader(store, { ttlMs: 60_000, maxEntries: 2, clock: () => 1_000 })
+  await reader.get('first')
+  await reader.get('second')
+  await store.updateOrgSettings('first', { codeExecution: false })
+  await store.updateOrgSettings('second', { codeExecution: false })
+  await reader.get('third')
+  assert.equal((await reader.get('first')).codeExecution, false, 'evicted, so read again')
+  assert.equal((await reader.get('third')).codeExecution, true, 'still cached')
+  await store.close()
+})
+
 test('the spec errors: 403 tool_disabled, 429 container_limit_reached', async () => {
   const base = {
     org: 'acme',

@@ -5,6 +5,9 @@ import { type EffectiveOrgSettings, type Tiers, withEffectiveLimit } from './con
 /** How long a read is reused: a change by `syntic orgs set` reaches every server within this. */
 export const ORG_SETTINGS_TTL_MS = 5_000
 
+/** Organisations cached at once: a server with many organisations keeps only recent ones. */
+export const ORG_SETTINGS_CACHE_MAX = 10_000
+
 interface Cached {
   settings: Promise<EffectiveOrgSettings>
   until: number
@@ -14,6 +17,8 @@ export interface OrgSettingsReaderOptions {
   /** The server config's tiers, which give organisations without an override their limit. */
   tiers?: Tiers | undefined
   ttlMs?: number
+  /** Organisations cached at once; ORG_SETTINGS_CACHE_MAX unless set. */
+  maxEntries?: number
   clock?: () => number
 }
 
@@ -26,6 +31,7 @@ export class OrgSettingsReader {
   private readonly cache = new Map<string, Cached>()
   private readonly tiers: Tiers
   private readonly ttlMs: number
+  private readonly maxEntries: number
   private readonly clock: () => number
 
   constructor(
@@ -34,6 +40,7 @@ export class OrgSettingsReader {
   ) {
     this.tiers = options.tiers ?? {}
     this.ttlMs = options.ttlMs ?? ORG_SETTINGS_TTL_MS
+    this.maxEntries = options.maxEntries ?? ORG_SETTINGS_CACHE_MAX
     this.clock = options.clock ?? Date.now
   }
 
@@ -42,9 +49,13 @@ export class OrgSettingsReader {
     const cached = this.cache.get(org)
     if (cached !== undefined && cached.until > now) return cached.settings
     const settings = this.read(org)
+    this.cache.delete(org)
+    if (this.cache.size >= this.maxEntries) this.evict(now)
     this.cache.set(org, { settings, until: now + this.ttlMs })
     // A failed read is not kept: the next request asks the store again.
-    settings.catch(() => this.cache.delete(org))
+    settings.catch(() => {
+      if (this.cache.get(org)?.settings === settings) this.cache.delete(org)
+    })
     return settings
   }
 
@@ -52,6 +63,19 @@ export class OrgSettingsReader {
   invalidate(org?: string): void {
     if (org === undefined) this.cache.clear()
     else this.cache.delete(org)
+  }
+
+  /**
+   * Drops expired entries, which are otherwise only replaced when their organisation asks again;
+   * if none expired, the oldest read (the map keeps insertion order).
+   */
+  private evict(now: number): void {
+    for (const [org, cached] of this.cache) {
+      if (cached.until <= now) this.cache.delete(org)
+    }
+    if (this.cache.size < this.maxEntries) return
+    const oldest = this.cache.keys().next()
+    if (oldest.done !== true) this.cache.delete(oldest.value)
   }
 
   private async read(org: string): Promise<EffectiveOrgSettings> {
