@@ -28,7 +28,7 @@ export function containerNotFound(param: string): ApiError {
     404,
     'not_found_error',
     'container_not_found',
-    'No live container with this id in your workspace: it may have expired (30 minutes idle, 24 hours at most). Use "container": "auto" for a fresh one.',
+    'No live container with this id in your workspace: it may have expired (containers are removed when idle, and after a maximum lifetime). Use "container": "auto" for a fresh one.',
     param,
   )
 }

@@ -116,10 +116,10 @@ export class ModelEndpoints {
     const upstream = this.deps.upstream
     if (upstream === null) throw NOT_CONFIGURED
 
-    if (dialect.usesServerTools(clientRequest))
-      this.checkServerToolsSupported(clientRequest, requested)
+    const serverTools = dialect.usesServerTools(clientRequest)
+    if (serverTools) this.checkServerToolsSupported(clientRequest, requested)
     const signal = upstreamCall(request, state)
-    if (dialect.usesServerTools(clientRequest)) {
+    if (serverTools) {
       return this.loop(dialect, reply, state, signal, {
         request: clientRequest,
         requested,

@@ -92,3 +92,24 @@ test('server tool calls are held back; client calls are forwarded once named, re
     'the finish is the loop’s to send',
   )
 })
+
+test('a streamed turn past the size bound fails as an upstream error instead of growing', async () => {
+  const writer = new ChunkWriter('chatcmpl-x', 5, 'Model', () => undefined)
+  // 17 pieces of 4 MiB of tool arguments: past the 64 MiB a turn may hold.
+  const piece = 'x'.repeat(4 * 1024 * 1024)
+  const chunks = [
+    chunk({
+      tool_calls: [
+        { index: 0, id: 'c1', type: 'function', function: { name: 'lookup', arguments: '' } },
+      ],
+    }),
+    ...Array.from({ length: 17 }, () =>
+      chunk({ tool_calls: [{ index: 0, function: { arguments: piece } }] }),
+    ),
+  ]
+  await assert.rejects(
+    readStreamTurn(from(chunks), writer, () => false, ''),
+    (error: Error & { code?: string; status?: number }) =>
+      error.code === 'upstream_error' && error.status === 502,
+  )
+})

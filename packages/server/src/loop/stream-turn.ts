@@ -1,4 +1,6 @@
 import type { ChatCompletionChunk, ChatFunctionToolCall, ChatToolCallDelta } from '@syntic/protocol'
+import { ApiError } from '../errors.js'
+import { MAX_UPSTREAM_JSON_BYTES } from '../upstream/limits.js'
 import type { ChunkWriter } from './chunk-writer.js'
 import { newCallId } from './ids.js'
 import { isUsage, type Turn } from './turn.js'
@@ -34,8 +36,15 @@ export async function readStreamTurn(
   const calls = new Map<number, CallState>()
   let clientCalls = 0
   let pendingSeparator = separator
+  // The loop keeps a whole turn to send it back to the upstream: bounded like a JSON reply.
+  let kept = 0
+  const keep = (chars: number) => {
+    kept += chars
+    if (kept > MAX_UPSTREAM_JSON_BYTES) throw turnTooLarge()
+  }
 
   const text = async (field: 'content' | 'refusal', value: string) => {
+    keep(value.length)
     turn[field] += value
     const sent = pendingSeparator + value
     pendingSeparator = ''
@@ -55,6 +64,7 @@ export async function readStreamTurn(
       call.server = isServerTool(fn.name)
     }
     const fragment = typeof fn.arguments === 'string' ? fn.arguments : ''
+    keep(fragment.length)
     if (call.clientIndex !== undefined) {
       call.args += fragment
       if (fragment) {
@@ -128,4 +138,13 @@ function asToolCall(call: CallState): ChatFunctionToolCall {
     type: 'function',
     function: { name: call.name ?? '', arguments: call.args },
   }
+}
+
+function turnTooLarge(): ApiError {
+  return new ApiError(
+    502,
+    'upstream_error',
+    'upstream_error',
+    `the upstream model server streamed a turn of more than ${MAX_UPSTREAM_JSON_BYTES} characters of text and tool arguments; the server keeps each turn to send it back and stops there`,
+  )
 }
