@@ -7,6 +7,7 @@ import {
   mkdtempSync,
   readFileSync,
   rmSync,
+  truncateSync,
   writeFileSync,
 } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -307,6 +308,26 @@ describe('syntic code mod test', () => {
     ])
     assert.equal(result.code, 2)
     assert.match(result.stderr, /bad\.jsonl:2: not JSON/)
+  })
+
+  it('refuses an oversized events file by its size, without reading it', async () => {
+    const events = join(base, 'huge.jsonl')
+    writeFileSync(events, '')
+    // Sparse, so it costs no disk; past 2 GiB, where reading it whole fails outright.
+    truncateSync(events, 3 * 1024 ** 3)
+    try {
+      const result = await run([
+        'mod',
+        'test',
+        join(project, '.syntic', 'mods', 'notey'),
+        '--events',
+        events,
+      ])
+      assert.equal(result.code, 2)
+      assert.match(result.stderr, /huge\.jsonl: larger than 1 MB/)
+    } finally {
+      rmSync(events)
+    }
   })
 
   it('rejects an unknown event name', async () => {

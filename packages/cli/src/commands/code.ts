@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { readFileSync, statSync } from 'node:fs'
 import type { CodeConfig, SessionEvent } from '@syntic/code'
 import { Command, Option } from 'commander'
 
@@ -22,18 +22,11 @@ interface ModTestFlags {
   grant: string[]
 }
 
-/** F's screen, once `@syntic/code` exports it. */
-type RunInteractive = (options: {
-  config: CodeConfig
-  cwd: string
-  mods: boolean
-}) => Promise<number>
-
 const EXIT_USAGE = 2
 
-function fail(message: string, code = EXIT_USAGE): never {
+function fail(message: string): never {
   process.stderr.write(`syntic code: ${message}\n`)
-  process.exit(code)
+  process.exit(EXIT_USAGE)
 }
 
 function collect(value: string, previous: string[]): string[] {
@@ -47,11 +40,12 @@ const MAX_PROMPT_CHARS = 1_000_000
 function readEvents(file: string, names: readonly string[]): SessionEvent[] {
   let text: string
   try {
+    // Sized before it is read: a huge file is refused without loading it.
+    if (statSync(file).size > MAX_EVENTS_FILE_BYTES) fail(`--events ${file}: larger than 1 MB`)
     text = readFileSync(file, 'utf8')
   } catch (error) {
     fail(`--events ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`)
   }
-  if (text.length > MAX_EVENTS_FILE_BYTES) fail(`--events ${file}: larger than 1 MB`)
   const events: SessionEvent[] = []
   text.split('\n').forEach((line, i) => {
     if (line.trim() === '') return
@@ -182,10 +176,6 @@ export function codeCommand(): Command {
       if (flags.grantMods.length > 0 || flags.grantAllMods) {
         fail('--grant-mods and --grant-all-mods are for -p; the screen asks instead')
       }
-      const runInteractive = (code as { runInteractive?: RunInteractive }).runInteractive
-      if (runInteractive === undefined) {
-        fail('the interactive screen is not built yet; use -p "PROMPT"', 1)
-      }
-      process.exitCode = await runInteractive({ config, cwd, mods: flags.mods })
+      process.exitCode = await code.runInteractive({ config, cwd, mods: flags.mods })
     })
 }

@@ -9,37 +9,17 @@ import {
   type Store,
 } from '@syntic/server/store'
 import { Command } from 'commander'
-
-/** A failure already explained to the user, with the exit code it gets. */
-class CommandFailure extends Error {
-  constructor(
-    message: string,
-    readonly exitCode: number,
-  ) {
-    super(message)
-  }
-}
-
-const usage = (message: string) => new CommandFailure(message, 2)
+import {
+  CommandFailure,
+  type ConfigIo,
+  messageOf,
+  processConfigIo,
+  runAction,
+  usage,
+} from './command-io.js'
 
 /** What the commands read and write: the process's own, or a test's. */
-export interface KeysIo {
-  env: NodeJS.ProcessEnv
-  cwd: () => string
-  stdout: (text: string) => void
-  stderr: (text: string) => void
-  setExitCode: (code: number) => void
-}
-
-const processIo: KeysIo = {
-  env: process.env,
-  cwd: () => process.cwd(),
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-  setExitCode: (code) => {
-    process.exitCode = code
-  },
-}
+export type KeysIo = ConfigIo
 
 /** Where the server keeps its store, read exactly as the server reads it (file and environment). */
 function storeLocation(io: KeysIo): OpenStoreOptions {
@@ -55,16 +35,6 @@ function checkNames(names: { org?: string; workspace?: string }): void {
   }
 }
 
-/** Runs an action, turning a failure into a message on stderr and an exit code. */
-async function run(io: KeysIo, action: () => Promise<void>): Promise<void> {
-  try {
-    await action()
-  } catch (error) {
-    io.stderr(`syntic: ${messageOf(error)}\n`)
-    io.setExitCode(error instanceof CommandFailure ? error.exitCode : 1)
-  }
-}
-
 async function withStore(io: KeysIo, work: (store: Store) => Promise<void>): Promise<void> {
   let store: Store
   try {
@@ -77,10 +47,6 @@ async function withStore(io: KeysIo, work: (store: Store) => Promise<void>): Pro
   } finally {
     await store.close()
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
 }
 
 function print(io: KeysIo, lines: string[]): void {
@@ -108,7 +74,7 @@ function createCommand(io: KeysIo): Command {
     .option('--workspace <name>', 'the workspace in the organisation', DEFAULT_WORKSPACE)
     .addHelpText('after', '\nThe key is printed alone on the last line, only this once.')
     .action((opts: { org: string; workspace: string }) =>
-      run(io, async () => {
+      runAction(io, async () => {
         checkNames(opts)
         await withStore(io, async (store) => {
           const { key, record } = await store.createKey(opts)
@@ -127,7 +93,7 @@ function revokeCommand(io: KeysIo): Command {
     .description('revoke an API key at once, by its id (key_...) or by the key itself')
     .argument('<key-id-or-secret>', 'the key id from `syntic keys list`, or the sk_live_ key')
     .action((idOrSecret: string) =>
-      run(io, () =>
+      runAction(io, () =>
         withStore(io, async (store) => {
           const record = await store.revokeKey(idOrSecret)
           // The input is not repeated: it may be a secret, or anything at all.
@@ -146,7 +112,7 @@ function listCommand(io: KeysIo): Command {
     .option('--org <name>', 'only the keys of this organisation')
     .option('--json', 'print a JSON array instead of a table')
     .action((opts: { org?: string; json?: boolean }) =>
-      run(io, async () => {
+      runAction(io, async () => {
         checkNames(opts)
         await withStore(io, async (store) => {
           const records = await store.listKeys(opts.org === undefined ? {} : { org: opts.org })
@@ -159,7 +125,7 @@ function listCommand(io: KeysIo): Command {
 }
 
 /** `syntic keys create|revoke|list`, on the store the server uses (same environment). */
-export function keysCommand(io: KeysIo = processIo): Command {
+export function keysCommand(io: KeysIo = processConfigIo): Command {
   return new Command('keys')
     .description('create, revoke and list API keys (store from SYNTIC_HOME or SYNTIC_DATABASE_URL)')
     .addCommand(createCommand(io))

@@ -13,37 +13,17 @@ import {
   type Store,
 } from '@syntic/server/store'
 import { Command } from 'commander'
-
-/** A failure already explained to the user, with the exit code it gets. */
-class CommandFailure extends Error {
-  constructor(
-    message: string,
-    readonly exitCode: number,
-  ) {
-    super(message)
-  }
-}
-
-const usage = (message: string) => new CommandFailure(message, 2)
+import {
+  CommandFailure,
+  type ConfigIo,
+  messageOf,
+  processConfigIo,
+  runAction,
+  usage,
+} from './command-io.js'
 
 /** What the commands read and write: the process's own, or a test's. */
-export interface OrgsIo {
-  env: NodeJS.ProcessEnv
-  cwd: () => string
-  stdout: (text: string) => void
-  stderr: (text: string) => void
-  setExitCode: (code: number) => void
-}
-
-const processIo: OrgsIo = {
-  env: process.env,
-  cwd: () => process.cwd(),
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-  setExitCode: (code) => {
-    process.exitCode = code
-  },
-}
+export type OrgsIo = ConfigIo
 
 interface SetOptions {
   codeExecution?: string
@@ -52,19 +32,6 @@ interface SetOptions {
   egressNone?: boolean
   tier?: string
   json?: boolean
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
-}
-
-async function run(io: OrgsIo, action: () => Promise<void>): Promise<void> {
-  try {
-    await action()
-  } catch (error) {
-    io.stderr(`syntic: ${messageOf(error)}\n`)
-    io.setExitCode(error instanceof CommandFailure ? error.exitCode : 1)
-  }
 }
 
 type Tiers = Parameters<typeof effectiveContainerLimit>[1]
@@ -94,7 +61,7 @@ function checkOrg(org: string): void {
 }
 
 /** The options as a patch, every value checked; a usage error names the first bad one. */
-export function patchOf(options: SetOptions): OrgSettingsPatch {
+function patchOf(options: SetOptions): OrgSettingsPatch {
   const patch: OrgSettingsPatch = {}
   if (options.codeExecution !== undefined) {
     const value = options.codeExecution.toLowerCase()
@@ -165,7 +132,7 @@ function showCommand(io: OrgsIo): Command {
     .argument('<org>', 'the organisation')
     .option('--json', 'print JSON')
     .action((org: string, opts: { json?: boolean }) =>
-      run(io, async () => {
+      runAction(io, async () => {
         checkOrg(org)
         await withStore(io, async (store, tiers) => {
           const settings = await store.getOrgSettings(org)
@@ -199,7 +166,7 @@ function setCommand(io: OrgsIo): Command {
     .option('--json', 'print JSON')
     .addHelpText('after', '\nRunning servers apply a change within 5 seconds.')
     .action((org: string, opts: SetOptions) =>
-      run(io, async () => {
+      runAction(io, async () => {
         checkOrg(org)
         const patch = patchOf(opts)
         if (Object.keys(patch).length === 0) {
@@ -215,7 +182,7 @@ function setCommand(io: OrgsIo): Command {
 }
 
 /** `syntic orgs show|set`, on the store the server uses (same environment). */
-export function orgsCommand(io: OrgsIo = processIo): Command {
+export function orgsCommand(io: OrgsIo = processConfigIo): Command {
   return new Command('orgs')
     .description('show and change organisation settings: code execution, container limit, egress')
     .addCommand(showCommand(io))

@@ -6,34 +6,10 @@ import {
   type RunLanguage,
 } from '@syntic/sandbox'
 import { Command, InvalidArgumentError, Option } from 'commander'
+import { type OutputIo, processOutput, runAction } from './command-io.js'
 
 /** What the commands write to: the process's own streams, or a test's. */
-export interface SandboxIo {
-  stdout: (text: string) => void
-  stderr: (text: string) => void
-  setExitCode: (code: number) => void
-}
-
-const processIo: SandboxIo = {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-  setExitCode: (code) => {
-    process.exitCode = code
-  },
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
-}
-
-async function guarded(io: SandboxIo, action: () => Promise<void>): Promise<void> {
-  try {
-    await action()
-  } catch (error) {
-    io.stderr(`syntic: ${messageOf(error)}\n`)
-    io.setExitCode(1)
-  }
-}
+export type SandboxIo = OutputIo
 
 function seconds(value: string): number {
   const n = Number(value)
@@ -69,7 +45,7 @@ function buildImageCommand(io: SandboxIo): Command {
     .option('--force', 'build again even if the image for this recipe exists')
     .option('--cache-dir <dir>', 'where built images are kept')
     .action((opts: { force?: boolean; cacheDir?: string }) =>
-      guarded(io, async () => {
+      runAction(io, async () => {
         const result = await buildImage({
           force: opts.force ?? false,
           ...(opts.cacheDir ? { cacheDir: opts.cacheDir } : {}),
@@ -96,7 +72,7 @@ function runCommand(io: SandboxIo): Command {
       .option('--timeout <seconds>', 'run timeout', seconds, 120)
       .argument('<code>', 'the code to run'),
   ).action((code: string, opts: DriverFlags & { language: RunLanguage; timeout: number }) =>
-    guarded(io, async () => {
+    runAction(io, async () => {
       const driver = await openDriver(opts, {
         limits: { runTimeoutMs: Math.round(opts.timeout * 1000) },
       })
@@ -119,7 +95,7 @@ function listCommand(io: SandboxIo): Command {
       "list this host's sandboxes, including orphans of stopped servers",
     ),
   ).action((opts: DriverFlags) =>
-    guarded(io, async () => {
+    runAction(io, async () => {
       const driver = await openDriver(opts)
       try {
         const sandboxes = await driver.list()
@@ -140,7 +116,7 @@ function cleanCommand(io: SandboxIo): Command {
       'remove every sandbox of this host: processes, cgroups, disks (stop the server first)',
     ),
   ).action((opts: DriverFlags) =>
-    guarded(io, async () => {
+    runAction(io, async () => {
       const driver = await openDriver(opts)
       try {
         const sandboxes = await driver.list()
@@ -153,7 +129,7 @@ function cleanCommand(io: SandboxIo): Command {
   )
 }
 
-export function sandboxCommand(io: SandboxIo = processIo): Command {
+export function sandboxCommand(io: SandboxIo = processOutput): Command {
   return new Command('sandbox')
     .description('the code-execution sandbox: its image and the local driver')
     .addCommand(buildImageCommand(io))

@@ -11,31 +11,10 @@ import {
   ToolSearch,
 } from '@syntic/tool-search'
 import { Command, InvalidArgumentError, Option } from 'commander'
-
-/** A failure already explained to the user, with the exit code it gets. */
-class CommandFailure extends Error {
-  constructor(
-    message: string,
-    readonly exitCode: number,
-  ) {
-    super(message)
-  }
-}
+import { CommandFailure, messageOf, type OutputIo, processOutput, runAction } from './command-io.js'
 
 /** What the commands write to: the process's own streams, or a test's. */
-export interface ToolSearchIo {
-  stdout: (text: string) => void
-  stderr: (text: string) => void
-  setExitCode: (code: number) => void
-}
-
-const processIo: ToolSearchIo = {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-  setExitCode: (code) => {
-    process.exitCode = code
-  },
-}
+export type ToolSearchIo = OutputIo
 
 /** Results asked for per query: the spec's 10,000-tool ceiling is the most a catalog has. */
 const MAX_K = 10_000
@@ -52,19 +31,6 @@ const modeOption = () =>
   new Option('--mode <mode>', 'keyword or semantic')
     .choices(['keyword', 'semantic'])
     .default('keyword')
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
-}
-
-async function run(io: ToolSearchIo, action: () => Promise<void>): Promise<void> {
-  try {
-    await action()
-  } catch (error) {
-    io.stderr(`syntic: ${messageOf(error)}\n`)
-    io.setExitCode(error instanceof CommandFailure ? error.exitCode : 1)
-  }
-}
 
 async function readText(path: string, what: string): Promise<string> {
   try {
@@ -113,7 +79,7 @@ function queryCommand(io: ToolSearchIo): Command {
     .option('--k <n>', 'how many results', resultCount, 10)
     .argument('<query>', 'what to search for')
     .action((query: string, opts: { catalog: string; mode: SearchMode; k: number }) =>
-      run(io, async () => {
+      runAction(io, async () => {
         const catalog = openCatalog(await loadCatalog(opts.catalog))
         const hits = await catalog.search(query, { mode: opts.mode, limit: opts.k })
         if (hits.length === 0) {
@@ -149,7 +115,7 @@ function evalCommand(io: ToolSearchIo): Command {
     .option('--out <file>', 'write {"id": ..., "results": [names, best first]} per query')
     .action(
       (opts: { catalog: string; queries: string[]; mode: SearchMode; k: number; out?: string }) =>
-        run(io, async () => {
+        runAction(io, async () => {
           const catalog = openCatalog(await loadCatalog(opts.catalog))
           // An unwritable --out fails before the queries run, not after.
           if (opts.out !== undefined) await writeResults(opts.out, '')
@@ -176,7 +142,7 @@ function evalCommand(io: ToolSearchIo): Command {
 }
 
 /** `syntic tool-search query|eval`: for people who tune catalogs. */
-export function toolSearchCommand(io: ToolSearchIo = processIo): Command {
+export function toolSearchCommand(io: ToolSearchIo = processOutput): Command {
   return new Command('tool-search')
     .description('search a tool catalog, or measure search quality on judged queries')
     .addCommand(queryCommand(io))
