@@ -4,7 +4,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify'
 import { LocalBlobStore } from './blobs/local-blob-store.js'
 import type { BlobStore } from './blobs/port.js'
 import type { ServerConfig } from './config.js'
-import { openContainerRuntime } from './containers/runtime.js'
+import { type ContainerRuntime, openContainerRuntime } from './containers/runtime.js'
 import { ApiError } from './errors.js'
 import { FileService } from './files/file-service.js'
 import { DEFAULT_FILE_MAX_BYTES } from './files/limits.js'
@@ -74,6 +74,26 @@ const SHUTTING_DOWN = new ApiError(
 
 /** The API server as a fastify instance, not yet listening. */
 export async function createApp(config: ServerConfig, deps: AppDeps): Promise<FastifyInstance> {
+  const runtime = await openContainerRuntime({
+    store: deps.store,
+    config: config.sandbox,
+    ...(deps.sandbox ? { driver: deps.sandbox } : {}),
+    errorLog: deps.errorLog ?? process.stderr,
+  })
+  // Until the app exists nothing else would stop the reaper and the warm pool's sandboxes.
+  try {
+    return await assembleApp(config, deps, runtime)
+  } catch (error) {
+    await runtime.close()
+    throw error
+  }
+}
+
+async function assembleApp(
+  config: ServerConfig,
+  deps: AppDeps,
+  runtime: ContainerRuntime,
+): Promise<FastifyInstance> {
   const { store } = deps
   const log = config.requestLog ? (deps.log ?? process.stdout) : null
   const errorLog = deps.errorLog ?? process.stderr
@@ -85,12 +105,6 @@ export async function createApp(config: ServerConfig, deps: AppDeps): Promise<Fa
     config.filesMaxBytes ?? DEFAULT_FILE_MAX_BYTES,
   )
   const ledger = new UsageLedger(store)
-  const runtime = await openContainerRuntime({
-    store,
-    config: config.sandbox,
-    ...(deps.sandbox ? { driver: deps.sandbox } : {}),
-    errorLog,
-  })
   const endpoints = new ModelEndpoints({
     upstream: deps.upstream ?? null,
     models,
