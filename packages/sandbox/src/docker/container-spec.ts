@@ -1,4 +1,5 @@
 import { join } from 'node:path'
+import { EGRESS_MOUNT, egressEnvironment, type SandboxEgress } from '../egress/sandbox-egress.js'
 import type { SandboxLimits } from '../limits.js'
 import { dockerSeccompProfile } from './seccomp-profile.js'
 
@@ -19,6 +20,8 @@ export interface ContainerPlan {
    * service wants a path on its machine; `default` keeps the daemon's own profile.
    */
   seccomp: { inline: true } | { path: string } | 'default'
+  /** Present only when the sandbox has egress: the proxy socket's folder on the daemon's machine. */
+  egress?: SandboxEgress
 }
 
 /**
@@ -35,21 +38,26 @@ const STARTUP = [
 ].join('\n')
 
 const MOUNT_OPTIONS = 'rw,nosuid,nodev'
+const EGRESS_MOUNT_OPTIONS = 'ro,nosuid,nodev,noexec'
 /** The kernel's default pid_max: as many processes as a uid can have at all. */
 const NPROC = 32_768
 
 /** The body of `POST /containers/create`: the local driver's limits, in Docker's words. */
 export function containerSpec(plan: ContainerPlan): Record<string, unknown> {
-  const { limits } = plan
+  const { limits, egress } = plan
+  // The container keeps no network: its forwarder reaches the proxy through this socket only.
+  const egressBinds = egress ? [`${egress.socketDir}:${EGRESS_MOUNT}:${EGRESS_MOUNT_OPTIONS}`] : []
   const storage =
     plan.disk.mode === 'loop'
       ? {
           Binds: [
             `${join(plan.disk.dir, 'mnt')}:/mnt:${MOUNT_OPTIONS}`,
             `${join(plan.disk.dir, 'tmp')}:/tmp:${MOUNT_OPTIONS}`,
+            ...egressBinds,
           ],
         }
       : {
+          ...(egressBinds.length > 0 ? { Binds: egressBinds } : {}),
           Tmpfs: {
             '/mnt': `${MOUNT_OPTIONS},size=${limits.diskBytes},uid=${SANDBOX_UID},gid=${SANDBOX_GID},mode=0755`,
             '/tmp': `${MOUNT_OPTIONS},size=${limits.diskBytes},mode=1777`,
@@ -68,6 +76,7 @@ export function containerSpec(plan: ContainerPlan): Record<string, unknown> {
       'LANG=C.UTF-8',
       'MPLBACKEND=Agg',
       'PYTHONDONTWRITEBYTECODE=1',
+      ...(egress ? egressEnvironment(egress).map(([name, value]) => `${name}=${value}`) : []),
     ],
     Labels: plan.labels,
     AttachStdin: true,

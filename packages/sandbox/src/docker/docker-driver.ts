@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { chmod, mkdir, readdir, writeFile } from 'node:fs/promises'
+import { chmod, mkdir, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import {
@@ -15,6 +15,13 @@ import {
   type SandboxHandle,
   type SandboxInfo,
 } from '../driver.js'
+import { type PackageMirror, resolveEgress } from '../egress/policy.js'
+import { EgressProxy, type EgressProxyOptions } from '../egress/proxy.js'
+import {
+  attachSandboxEgress,
+  driverPackageMirror,
+  type SandboxEgress,
+} from '../egress/sandbox-egress.js'
 import { requireImage } from '../image/build.js'
 import {
   awaitRun,
@@ -56,9 +63,19 @@ export interface DockerDriverOptions {
   group?: string
   /** Defaults for `create()`, over the spec's limits. */
   limits?: Partial<SandboxLimits>
+  /**
+   * The package mirror every sandbox may reach (pip's index); by default
+   * `SYNTIC_PACKAGE_MIRROR_URL`, if set. Null: none, whatever the environment says. Needs a local
+   * daemon, as all egress does.
+   */
+  packageMirror?: PackageMirror | null
+  /** Limits and resolver of the host-side egress proxy (started with the first sandbox using it). */
+  egressProxy?: EgressProxyOptions
 }
 
 const STARTUP_TIMEOUT_MS = 60_000
+const REMOTE_EGRESS =
+  'sandbox egress needs the Docker daemon on this machine (a unix:// host): the proxy socket is bind-mounted into each container'
 const ID_PATTERN = /^sbx-[0-9a-f]{16}$/
 const GROUP_PATTERN = /^[\w.-]{1,64}$/
 export const SANDBOX_LABEL = 'syntic.sandbox'
@@ -84,8 +101,10 @@ interface ContainerSummary {
  */
 export class DockerDriver implements SandboxDriver {
   readonly name = 'docker'
-  readonly egress = false
+  /** Egress works only where the daemon can bind-mount the proxy's socket from this machine. */
+  readonly egress: boolean
   private readonly sandboxes = new Map<string, DockerSandbox>()
+  private proxy: EgressProxy | null = null
 
   private constructor(
     readonly engine: DockerEngine,
@@ -95,13 +114,21 @@ export class DockerDriver implements SandboxDriver {
     readonly group: string,
     private readonly defaults: Partial<SandboxLimits>,
     readonly seccomp: ContainerPlan['seccomp'],
-  ) {}
+    private readonly packageMirror: PackageMirror | null,
+    private readonly proxyOptions: EgressProxyOptions,
+  ) {
+    this.egress = engine.address.local
+  }
 
   static async open(options: DockerDriverOptions): Promise<DockerDriver> {
     const engine = new DockerEngine(parseEngineHost(options.host))
     const group = options.group ?? 'default'
     if (!GROUP_PATTERN.test(group)) throw new Error(`invalid sandbox group ${group}`)
     resolveLimits(options.limits)
+    const packageMirror = driverPackageMirror(options.packageMirror)
+    if (packageMirror && !engine.address.local) {
+      throw new Error(`a package mirror cannot be honoured on ${options.host}: ${REMOTE_EGRESS}`)
+    }
     const disk = options.disk ?? (engine.address.local ? 'loop' : 'tmpfs')
     if (disk !== 'loop' && disk !== 'tmpfs') throw new Error('disk must be "loop" or "tmpfs"')
     if (disk === 'loop') checkLoopDisks(engine)
@@ -116,32 +143,43 @@ export class DockerDriver implements SandboxDriver {
       await chmod(stateDir, 0o711)
     }
     const seccomp = await seccompDelivery(engine, stateDir)
-    return new DockerDriver(engine, image, disk, stateDir, group, options.limits ?? {}, seccomp)
+    return new DockerDriver(
+      engine,
+      image,
+      disk,
+      stateDir,
+      group,
+      options.limits ?? {},
+      seccomp,
+      packageMirror,
+      options.egressProxy ?? {},
+    )
   }
 
   async create(options: CreateOptions = {}): Promise<SandboxHandle> {
-    const { egress, ...overrides } = options
-    if ((egress?.allow?.length ?? 0) > 0 || egress?.mirror) {
-      throw new SandboxError(
-        'the docker driver runs sandboxes without network only',
-        'sandbox_failed',
-      )
-    }
+    const { egress: egressOptions, ...overrides } = options
     const limits = resolveLimits({ ...this.defaults, ...overrides })
+    const policy = resolveEgress(egressOptions, this.packageMirror)
+    if (policy && !this.egress) throw new SandboxError(REMOTE_EGRESS, 'sandbox_failed')
     const id = `sbx-${randomBytes(8).toString('hex')}`
     const createdAt = Date.now()
+    const dir = join(this.stateDir, id)
     try {
       let diskDir: string | undefined
-      if (this.disk === 'loop') {
-        const dir = join(this.stateDir, id)
-        await mkdir(dir, { mode: 0o711 })
-        diskDir = await createDisk(dir, limits.diskBytes, SANDBOX_UID)
+      if (this.disk === 'loop' || policy) await mkdir(dir, { mode: 0o711 })
+      if (this.disk === 'loop') diskDir = await createDisk(dir, limits.diskBytes, SANDBOX_UID)
+      let egress: SandboxEgress | undefined
+      if (policy) {
+        // The daemon runs the container as the image's sandbox user, which is this uid here too.
+        this.proxy ??= new EgressProxy(this.proxyOptions)
+        egress = await attachSandboxEgress(this.proxy, id, dir, policy, SANDBOX_UID)
       }
       const spec = containerSpec({
         image: this.image,
         limits,
         disk: diskDir ? { mode: 'loop', dir: diskDir } : { mode: 'tmpfs' },
         seccomp: this.seccomp,
+        egress,
         labels: {
           [SANDBOX_LABEL]: '1',
           [`${SANDBOX_LABEL}.id`]: id,
@@ -227,7 +265,10 @@ export class DockerDriver implements SandboxDriver {
     this.sandboxes.delete(id)
     await this.removeContainer(id)
     sandbox?.kernel.close()
+    await this.proxy?.detach(id)
     if (this.disk === 'loop') await removeDisk(join(this.stateDir, id))
+    else if (this.engine.address.local)
+      await rm(join(this.stateDir, id), { recursive: true, force: true })
   }
 
   async list(): Promise<SandboxInfo[]> {
@@ -260,6 +301,7 @@ export class DockerDriver implements SandboxDriver {
     await Promise.all(
       [...this.sandboxes.keys()].map((id) => this.destroy(id).catch(() => undefined)),
     )
+    await this.proxy?.close()
   }
 
   /** For tests and operators: where the sandbox's loop disk is mounted, if it has one. */

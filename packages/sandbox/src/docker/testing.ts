@@ -3,14 +3,17 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { SandboxLimits } from '../limits.js'
-import { DockerDriver } from './docker-driver.js'
+import { DockerDriver, type DockerDriverOptions } from './docker-driver.js'
 
 /**
  * A Docker driver on the test daemon (`SYNTIC_TEST_DOCKER_HOST`, set by `npm test` after starting
  * Podman) with its own label group and disk folder, so test files side by side never see each
  * other's sandboxes. Fails, never skips, when the variable is missing.
  */
-export async function openTestDockerDriver(limits: Partial<SandboxLimits> = {}): Promise<{
+export async function openTestDockerDriver(
+  limits: Partial<SandboxLimits> = {},
+  options: Pick<DockerDriverOptions, 'packageMirror' | 'egressProxy'> = {},
+): Promise<{
   driver: DockerDriver
   host: string
   group: string
@@ -25,7 +28,7 @@ export async function openTestDockerDriver(limits: Partial<SandboxLimits> = {}):
   }
   const group = `test-${randomBytes(4).toString('hex')}`
   const stateDir = mkdtempSync(join(tmpdir(), 'syntic-docker-test-'))
-  const driver = await DockerDriver.open({ host, group, stateDir, limits })
+  const driver = await DockerDriver.open({ host, group, stateDir, limits, ...options })
   return {
     driver,
     host,

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict'
-import { type ChildProcessByStdio, execFileSync, spawn } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, rmdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Readable, Writable } from 'node:stream'
 import { after, before, describe, it } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import type { RunResult } from '../driver.js'
@@ -11,6 +10,7 @@ import { requireImage } from '../image/build.js'
 import { LocalDriver } from '../local/local-driver.js'
 import type { EgressDecision } from './proxy.js'
 import { TestDnsServer } from './testing/dns-server.js'
+import { startTargetNetwork, type TargetNetwork } from './testing/target-network.js'
 import { TARGETS } from './testing/targets.js'
 
 /**
@@ -48,7 +48,7 @@ if (process.env[INSIDE] !== '1') {
 } else {
   describe('sandbox egress', () => {
     const decisions: EgressDecision[] = []
-    let targets: ChildProcessByStdio<Writable, Readable, null>
+    let network: TargetNetwork | undefined
     let dns: TestDnsServer
     let driver: LocalDriver
     const stateDir = mkdtempSync(join(tmpdir(), 'syntic-egress-test-'))
@@ -76,44 +76,7 @@ def proxy(head, until=None):
 `
 
     before(async () => {
-      execFileSync('ip', ['link', 'set', 'lo', 'up'])
-      targets = spawn(
-        'unshare',
-        ['--net', '--', process.execPath, join(import.meta.dirname, 'testing/targets.js'), 'serve'],
-        { stdio: ['pipe', 'pipe', 'inherit'] },
-      )
-      const ready = new Promise<void>((resolve, reject) => {
-        targets.stdout.on('data', (chunk: Buffer) => {
-          if (chunk.toString().includes('ready')) resolve()
-        })
-        targets.on('exit', (code) => reject(new Error(`targets exited ${code}`)))
-      })
-      // unshare execs node in place, so the child's pid names the namespace to move the peer into.
-      const pid = String(targets.pid)
-      for (let i = 0; ; i++) {
-        try {
-          execFileSync('ip', [
-            'link',
-            'add',
-            'synegt0',
-            'type',
-            'veth',
-            'peer',
-            'name',
-            TARGETS.link,
-            'netns',
-            pid,
-          ])
-          break
-        } catch (error) {
-          if (i > 50) throw error
-          await new Promise((r) => setTimeout(r, 50))
-        }
-      }
-      execFileSync('ip', ['addr', 'add', `${TARGETS.gateway}/24`, 'dev', 'synegt0'])
-      execFileSync('ip', ['link', 'set', 'synegt0', 'up'])
-      targets.stdin.write('go\n')
-      await ready
+      network = await startTargetNetwork()
       dns = await TestDnsServer.start({
         'allowed.test': [TARGETS.allowed],
         'other.test': [TARGETS.other],
@@ -156,8 +119,7 @@ def proxy(head, until=None):
     after(async () => {
       await driver?.close()
       await dns?.close()
-      targets?.stdin.end()
-      targets?.kill()
+      network?.close()
       const layout = driver?.cgroups
       const mounts = !layout
         ? []
@@ -310,9 +272,9 @@ except OSError:
         'curl -s -m 10 -o /dev/null -w "%{http_code}\\n" http://allowed.test/',
       )
       assert.equal(elsewhere.stdout.text, '403\n')
-      const served = await fetch(`http://${TARGETS.mirror}:8080/_log`).then((r) => r.json())
+      const served = await network!.served()
       assert.ok(
-        (served as string[]).includes('mirror GET /files/tinypkg-1.0-py3-none-any.whl'),
+        served.includes('mirror GET /files/tinypkg-1.0-py3-none-any.whl'),
         JSON.stringify(served),
       )
     })

@@ -1,4 +1,5 @@
 import { join } from 'node:path'
+import { EGRESS_MOUNT, egressEnvironment, type SandboxEgress } from '../egress/sandbox-egress.js'
 
 export interface LaunchPlan {
   rootfs: string
@@ -11,20 +12,8 @@ export interface LaunchPlan {
   /** cgroup.procs files the launcher joins before anything else runs. */
   procsFiles: string[]
   /** Present only when the sandbox has egress: without it no proxy socket is mounted. */
-  egress?: LaunchEgress
+  egress?: SandboxEgress
 }
-
-export interface LaunchEgress {
-  /** Host folder holding the proxy's Unix socket for this sandbox. */
-  socketDir: string
-  /** The package index for pip, when a mirror is configured. */
-  mirror?: { url: string; host: string; insecure: boolean }
-}
-
-/** Where the sandbox sees its proxy socket, and the loopback port its forwarder listens on. */
-export const EGRESS_MOUNT = '/opt/syntic/egress'
-export const EGRESS_SOCKET_NAME = 'proxy.sock'
-export const EGRESS_PORT = 3128
 
 /** The fd bwrap reads the seccomp program from (the spawn's fourth stdio slot). */
 export const SECCOMP_FD = 3
@@ -131,23 +120,9 @@ export function bwrapArgs(plan: LaunchPlan): string[] {
 }
 
 /** Mounts the proxy socket and points every client (curl, pip, urllib) at the forwarder. */
-function egressArgs(egress: LaunchEgress | undefined): string[] {
+function egressArgs(egress: SandboxEgress | undefined): string[] {
   if (!egress) return []
-  const proxy = `http://127.0.0.1:${EGRESS_PORT}`
-  const env: [string, string][] = [
-    ['SYNTIC_EGRESS_SOCKET', `${EGRESS_MOUNT}/${EGRESS_SOCKET_NAME}`],
-    ['SYNTIC_EGRESS_PORT', String(EGRESS_PORT)],
-    ...['HTTP_PROXY', 'HTTPS_PROXY', 'ALL_PROXY'].flatMap((name): [string, string][] => [
-      [name, proxy],
-      [name.toLowerCase(), proxy],
-    ]),
-    ['NO_PROXY', 'localhost,127.0.0.1,::1'],
-    ['no_proxy', 'localhost,127.0.0.1,::1'],
-  ]
-  if (egress.mirror) {
-    env.push(['PIP_INDEX_URL', egress.mirror.url])
-    if (egress.mirror.insecure) env.push(['PIP_TRUSTED_HOST', egress.mirror.host])
-  }
+  const env = egressEnvironment(egress)
   return [
     '--bind',
     egress.socketDir,

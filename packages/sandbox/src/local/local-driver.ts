@@ -17,8 +17,13 @@ import {
   type SandboxHandle,
   type SandboxInfo,
 } from '../driver.js'
-import { type PackageMirror, parseMirror, resolveEgress } from '../egress/policy.js'
+import { type PackageMirror, resolveEgress } from '../egress/policy.js'
 import { EgressProxy, type EgressProxyOptions } from '../egress/proxy.js'
+import {
+  attachSandboxEgress,
+  driverPackageMirror,
+  type SandboxEgress,
+} from '../egress/sandbox-egress.js'
 import { requireImage } from '../image/build.js'
 import {
   awaitRun,
@@ -37,7 +42,7 @@ import { sandboxSeccompFilter } from '../seccomp/filter.js'
 import { type CgroupLayout, detectCgroups, listCgroups, SandboxCgroup } from './cgroups.js'
 import { createDisk, DISK_MOUNT, removeDisk } from './disk.js'
 import { type KernelProcess as Kernel, KernelExitedError, KernelProcess } from './kernel-process.js'
-import { EGRESS_SOCKET_NAME, type LaunchEgress, type LaunchPlan } from './launch.js'
+import type { LaunchPlan } from './launch.js'
 
 export interface LocalDriverOptions {
   /** The image's root filesystem; by default the built image for the current recipe. */
@@ -75,7 +80,7 @@ interface Meta {
 
 interface LocalSandbox extends Meta {
   dir: string
-  egress?: LaunchEgress
+  egress?: SandboxEgress
   cgroup: SandboxCgroup
   kernel: Kernel
   /** Requests to one sandbox run one after another. */
@@ -127,14 +132,7 @@ export class LocalDriver implements SandboxDriver {
       throw new Error('uidBase must leave room for 65536 unprivileged uids')
     }
     resolveLimits(options.limits)
-    const mirrorUrl = process.env.SYNTIC_PACKAGE_MIRROR_URL
-    const packageMirror =
-      options.packageMirror !== undefined
-        ? options.packageMirror
-        : mirrorUrl
-          ? { url: mirrorUrl }
-          : null
-    if (packageMirror) parseMirror(packageMirror)
+    const packageMirror = driverPackageMirror(options.packageMirror)
     const stateDir = options.stateDir ?? join(tmpdir(), 'syntic-sandbox')
     await mkdir(stateDir, { recursive: true, mode: 0o711 })
     await chmod(stateDir, 0o711)
@@ -166,14 +164,10 @@ export class LocalDriver implements SandboxDriver {
       const cgroup = await SandboxCgroup.create(this.cgroups, this.cgroupParent, id, limits)
       const disk = await createDisk(dir, limits.diskBytes, meta.uid)
       await this.seedHome(disk, meta.uid)
-      let egress: LaunchEgress | undefined
+      let egress: SandboxEgress | undefined
       if (policy) {
-        const socketDir = join(dir, 'egress')
-        await mkdir(socketDir, { mode: 0o700 })
-        await chown(socketDir, meta.uid, meta.uid)
         this.proxy ??= new EgressProxy(this.proxyOptions)
-        await this.proxy.attach(id, join(socketDir, EGRESS_SOCKET_NAME), policy, meta.uid)
-        egress = { socketDir, mirror: policy.mirror ?? undefined }
+        egress = await attachSandboxEgress(this.proxy, id, dir, policy, meta.uid)
       }
       const sandbox: LocalSandbox = {
         ...meta,
@@ -331,7 +325,7 @@ export class LocalDriver implements SandboxDriver {
     dir: string,
     uid: number,
     cgroup: SandboxCgroup,
-    egress: LaunchEgress | undefined,
+    egress: SandboxEgress | undefined,
   ): Kernel {
     const plan: LaunchPlan = {
       rootfs: this.rootfs,

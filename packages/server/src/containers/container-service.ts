@@ -114,7 +114,7 @@ export class ContainerService {
     const allowlist = settings.egressAllowlist
     if (allowlist.length > 0 && !driver.egress) {
       throw sandboxUnavailable(
-        "the organisation has an egress allowlist, and this server's sandboxes have no network (the docker driver); use the local driver",
+        "the organisation has an egress allowlist, and this server's sandboxes cannot have network (a Docker daemon on another machine); use the local driver or a local Docker daemon",
       )
     }
     this.creating++

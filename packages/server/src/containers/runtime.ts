@@ -120,19 +120,17 @@ export async function openDriver(
   limits: Partial<SandboxLimits>,
   fleet: string,
 ): Promise<SandboxDriver> {
+  const packageMirror =
+    config.packageMirrorUrl !== undefined ? { url: config.packageMirrorUrl } : null
   if (config.driver === 'docker') {
-    if (config.packageMirrorUrl !== undefined) {
-      throw new Error(
-        'the docker sandbox driver runs sandboxes without network, so SYNTIC_PACKAGE_MIRROR_URL cannot be honoured: unset it or use SYNTIC_SANDBOX_DRIVER=local',
-      )
-    }
+    // Egress needs a local daemon: on a remote host, open refuses a mirror and the driver reports
+    // no egress, so organisations with an allowlist get sandbox_unavailable.
     return DockerDriver.open({
       host: config.dockerHost ?? DEFAULT_DOCKER_HOST,
       group: fleet.replace(/[^\w.-]/g, '_').slice(0, 64),
       limits,
+      packageMirror,
     })
   }
-  const packageMirror =
-    config.packageMirrorUrl !== undefined ? { url: config.packageMirrorUrl } : null
   return LocalDriver.open({ limits, packageMirror })
 }
