@@ -21,13 +21,20 @@ function has(cmd) {
   return spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0
 }
 
-// tmux drives Syntic Code's terminal UI in its tests.
 const debianPackages = [
   { command: 'bwrap', pkg: 'bubblewrap' },
+  // tmux drives Syntic Code's terminal UI in its tests; git backs the git-status example mod.
   { command: 'tmux', pkg: 'tmux' },
-  // The code-execution sandbox: its image is built from Debian's packages, its disks are ext4.
+  { command: 'git', pkg: 'git' },
+  { command: 'python3', pkg: 'python3' },
+  // The code-execution sandbox: its image is built from Debian's packages, its disks are
+  // loop-mounted ext4 files, the Docker driver imports the image as a tar stream, and the egress
+  // tests join network namespaces with veth pairs.
   { command: 'debootstrap', pkg: 'debootstrap' },
   { command: 'mkfs.ext4', pkg: 'e2fsprogs' },
+  { command: 'losetup', pkg: 'mount' },
+  { command: 'tar', pkg: 'tar' },
+  { command: 'ip', pkg: 'iproute2' },
 ]
 
 function installSystemPackages() {
