@@ -5,9 +5,6 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import {
   type CreateOptions,
-  type InputContent,
-  type OutputFile,
-  type RunOptions,
   type RunRequest,
   type RunResult,
   type SandboxDriver,
@@ -23,20 +20,10 @@ import {
   type SandboxEgress,
 } from '../egress/sandbox-egress.js'
 import { requireImage } from '../image/build.js'
-import {
-  awaitRun,
-  checkRunRequest,
-  killedResult,
-  listOutputFiles,
-  MAX_READ_BYTES,
-  outputChunks,
-  putInputFile,
-  readOutputFile,
-  toRunResult,
-} from '../kernel-replies.js'
+import { KernelDriver } from '../kernel-driver.js'
+import { awaitRun, killedResult, toRunResult } from '../kernel-replies.js'
 import { resolveLimits, type SandboxLimits } from '../limits.js'
 import { createDisk, DISK_MOUNT, removeDisk } from '../local/disk.js'
-import { checkRelativePath } from '../paths.js'
 import { AttachedKernel } from './attached-kernel.js'
 import { type ContainerPlan, containerSpec, type DiskMode, SANDBOX_UID } from './container-spec.js'
 import { DockerApiError, DockerEngine, parseEngineHost } from './engine.js'
@@ -99,11 +86,10 @@ interface ContainerSummary {
  * kernel is the container's main process, spoken to over the attach stream; the same limits as
  * the local driver, enforced by the daemon's runtime and cgroups.
  */
-export class DockerDriver implements SandboxDriver {
+export class DockerDriver extends KernelDriver<DockerSandbox> implements SandboxDriver {
   readonly name = 'docker'
   /** Egress works only where the daemon can bind-mount the proxy's socket from this machine. */
   readonly egress: boolean
-  private readonly sandboxes = new Map<string, DockerSandbox>()
   private proxy: EgressProxy | null = null
 
   private constructor(
@@ -117,6 +103,7 @@ export class DockerDriver implements SandboxDriver {
     private readonly packageMirror: PackageMirror | null,
     private readonly proxyOptions: EgressProxyOptions,
   ) {
+    super()
     this.egress = engine.address.local
   }
 
@@ -199,62 +186,6 @@ export class DockerDriver implements SandboxDriver {
         'sandbox_failed',
       )
     }
-  }
-
-  run(id: string, request: RunRequest, options: RunOptions = {}): Promise<RunResult> {
-    try {
-      checkRunRequest(request)
-    } catch (error) {
-      return Promise.reject(error)
-    }
-    const { signal } = options
-    return this.enqueue(id, (sandbox) => {
-      signal?.throwIfAborted()
-      return this.runNow(sandbox, request, signal)
-    })
-  }
-
-  async putInput(id: string, path: string, content: InputContent): Promise<void> {
-    const relative = checkRelativePath(path)
-    return this.enqueue(id, async (sandbox) => {
-      await this.reviveIfDead(sandbox)
-      await putInputFile(sandbox.kernel, relative, content)
-    })
-  }
-
-  listOutput(id: string): Promise<OutputFile[]> {
-    return this.enqueue(id, async (sandbox) => {
-      await this.reviveIfDead(sandbox)
-      return listOutputFiles(sandbox.kernel)
-    })
-  }
-
-  readOutput(id: string, path: string, maxBytes = MAX_READ_BYTES): Promise<Buffer> {
-    let relative: string
-    try {
-      relative = checkRelativePath(path)
-    } catch (error) {
-      return Promise.reject(error)
-    }
-    return this.enqueue(id, async (sandbox) => {
-      await this.reviveIfDead(sandbox)
-      return readOutputFile(sandbox.kernel, relative, maxBytes)
-    })
-  }
-
-  async *readOutputChunks(
-    id: string,
-    path: string,
-    maxBytes = MAX_READ_BYTES,
-  ): AsyncGenerator<Buffer> {
-    const relative = checkRelativePath(path)
-    // Each piece is its own turn in the sandbox's queue: a slow consumer does not hold up runs.
-    const readAt = (offset: number, length: number) =>
-      this.enqueue(id, async (sandbox) => {
-        await this.reviveIfDead(sandbox)
-        return sandbox.kernel.request({ op: 'read', path: relative, offset, length })
-      })
-    yield* outputChunks(readAt, relative, maxBytes)
   }
 
   async destroy(id: string): Promise<void> {
@@ -347,7 +278,7 @@ export class DockerDriver implements SandboxDriver {
     }
   }
 
-  private async runNow(
+  protected override async runNow(
     sandbox: DockerSandbox,
     request: RunRequest,
     signal: AbortSignal | undefined,
@@ -382,7 +313,7 @@ export class DockerDriver implements SandboxDriver {
   }
 
   /** Restarts a container whose kernel stopped between requests; true when it did. */
-  private async reviveIfDead(sandbox: DockerSandbox): Promise<boolean> {
+  protected override async reviveIfDead(sandbox: DockerSandbox): Promise<boolean> {
     if (sandbox.kernel.alive) return false
     await this.restartContainer(sandbox)
     return true
@@ -403,30 +334,6 @@ export class DockerDriver implements SandboxDriver {
     )
     sandbox.kernel = await this.startKernel(sandbox.id)
     return typeof StatusCode === 'number' ? StatusCode : 1
-  }
-
-  private mustGet(id: string): DockerSandbox {
-    const sandbox = this.sandboxes.get(id)
-    if (!sandbox)
-      throw new SandboxError(`no sandbox ${String(id).slice(0, 40)}`, 'sandbox_not_found')
-    return sandbox
-  }
-
-  private enqueue<T>(id: string, action: (sandbox: DockerSandbox) => Promise<T>): Promise<T> {
-    let sandbox: DockerSandbox
-    try {
-      sandbox = this.mustGet(id)
-    } catch (error) {
-      return Promise.reject(error)
-    }
-    const next = sandbox.queue.then(() => {
-      if (this.sandboxes.get(id) !== sandbox) {
-        throw new SandboxError(`no sandbox ${id}`, 'sandbox_not_found')
-      }
-      return action(sandbox)
-    })
-    sandbox.queue = next.catch(() => undefined)
-    return next
   }
 }
 

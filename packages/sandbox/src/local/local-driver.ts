@@ -7,9 +7,6 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import {
   type CreateOptions,
-  type InputContent,
-  type OutputFile,
-  type RunOptions,
   type RunRequest,
   type RunResult,
   type SandboxDriver,
@@ -25,19 +22,9 @@ import {
   type SandboxEgress,
 } from '../egress/sandbox-egress.js'
 import { requireImage } from '../image/build.js'
-import {
-  awaitRun,
-  checkRunRequest,
-  killedResult,
-  listOutputFiles,
-  MAX_READ_BYTES,
-  outputChunks,
-  putInputFile,
-  readOutputFile,
-  toRunResult,
-} from '../kernel-replies.js'
+import { KernelDriver } from '../kernel-driver.js'
+import { awaitRun, killedResult, toRunResult } from '../kernel-replies.js'
 import { resolveLimits, type SandboxLimits } from '../limits.js'
-import { checkRelativePath } from '../paths.js'
 import { sandboxSeccompFilter } from '../seccomp/filter.js'
 import { type CgroupLayout, detectCgroups, listCgroups, SandboxCgroup } from './cgroups.js'
 import { createDisk, DISK_MOUNT, removeDisk } from './disk.js'
@@ -92,10 +79,9 @@ interface LocalSandbox extends Meta {
  * namespaces; read-only image root; seccomp) in its own cgroups, with a loop-mounted ext4 disk of
  * the disk limit's size for `/mnt` and `/tmp`. Needs root, bubblewrap and util-linux; no daemon.
  */
-export class LocalDriver implements SandboxDriver {
+export class LocalDriver extends KernelDriver<LocalSandbox> implements SandboxDriver {
   readonly name = 'local'
   readonly egress = true
-  private readonly sandboxes = new Map<string, LocalSandbox>()
   private proxy: EgressProxy | null = null
 
   private constructor(
@@ -108,7 +94,9 @@ export class LocalDriver implements SandboxDriver {
     private readonly seccompPath: string,
     private readonly packageMirror: PackageMirror | null,
     private readonly proxyOptions: EgressProxyOptions,
-  ) {}
+  ) {
+    super()
+  }
 
   static async open(options: LocalDriverOptions = {}): Promise<LocalDriver> {
     if (process.platform !== 'linux') throw new Error('the local sandbox driver needs Linux')
@@ -186,53 +174,6 @@ export class LocalDriver implements SandboxDriver {
     }
   }
 
-  async run(id: string, request: RunRequest, options: RunOptions = {}): Promise<RunResult> {
-    checkRunRequest(request)
-    const { signal } = options
-    return this.enqueue(id, (sandbox) => {
-      signal?.throwIfAborted()
-      return this.runNow(sandbox, request, signal)
-    })
-  }
-
-  async putInput(id: string, path: string, content: InputContent): Promise<void> {
-    const relative = checkRelativePath(path)
-    return this.enqueue(id, async (sandbox) => {
-      await this.reviveIfDead(sandbox)
-      await putInputFile(sandbox.kernel, relative, content)
-    })
-  }
-
-  listOutput(id: string): Promise<OutputFile[]> {
-    return this.enqueue(id, async (sandbox) => {
-      await this.reviveIfDead(sandbox)
-      return listOutputFiles(sandbox.kernel)
-    })
-  }
-
-  async readOutput(id: string, path: string, maxBytes = MAX_READ_BYTES): Promise<Buffer> {
-    const relative = checkRelativePath(path)
-    return this.enqueue(id, async (sandbox) => {
-      await this.reviveIfDead(sandbox)
-      return readOutputFile(sandbox.kernel, relative, maxBytes)
-    })
-  }
-
-  async *readOutputChunks(
-    id: string,
-    path: string,
-    maxBytes = MAX_READ_BYTES,
-  ): AsyncGenerator<Buffer> {
-    const relative = checkRelativePath(path)
-    // Each piece is its own turn in the sandbox's queue: a slow consumer does not hold up runs.
-    const readAt = (offset: number, length: number) =>
-      this.enqueue(id, async (sandbox) => {
-        await this.reviveIfDead(sandbox)
-        return sandbox.kernel.request({ op: 'read', path: relative, offset, length })
-      })
-    yield* outputChunks(readAt, relative, maxBytes)
-  }
-
   async destroy(id: string): Promise<void> {
     if (!ID_PATTERN.test(id)) throw new SandboxError(`no sandbox ${id}`, 'sandbox_not_found')
     const sandbox = this.sandboxes.get(id)
@@ -274,7 +215,7 @@ export class LocalDriver implements SandboxDriver {
     }
   }
 
-  private async runNow(
+  protected override async runNow(
     sandbox: LocalSandbox,
     request: RunRequest,
     signal: AbortSignal | undefined,
@@ -309,7 +250,7 @@ export class LocalDriver implements SandboxDriver {
   }
 
   /** Restarts a kernel that died between requests; true when it did. */
-  private async reviveIfDead(sandbox: LocalSandbox): Promise<boolean> {
+  protected override async reviveIfDead(sandbox: LocalSandbox): Promise<boolean> {
     if (sandbox.kernel.alive) return false
     await sandbox.cgroup.killAll()
     await this.restartKernel(sandbox)
@@ -381,27 +322,5 @@ export class LocalDriver implements SandboxDriver {
       const uid = this.uidBase + randomInt(UID_RANGE)
       if (!used.has(uid)) return uid
     }
-  }
-
-  private mustGet(id: string): LocalSandbox {
-    const sandbox = this.sandboxes.get(id)
-    if (!sandbox) throw new SandboxError(`no sandbox ${id}`, 'sandbox_not_found')
-    return sandbox
-  }
-
-  private enqueue<T>(id: string, action: (sandbox: LocalSandbox) => Promise<T>): Promise<T> {
-    let sandbox: LocalSandbox
-    try {
-      sandbox = this.mustGet(id)
-    } catch (error) {
-      return Promise.reject(error)
-    }
-    const next = sandbox.queue.then(() => {
-      if (this.sandboxes.get(id) !== sandbox)
-        throw new SandboxError(`no sandbox ${id}`, 'sandbox_not_found')
-      return action(sandbox)
-    })
-    sandbox.queue = next.catch(() => undefined)
-    return next
   }
 }

@@ -1,25 +1,7 @@
 import pg from 'pg'
-import { ContainersTable } from './containers-table.js'
-import { FilesTable } from './files-table.js'
 import { CREATE_MIGRATIONS_TABLE, pendingMigrations } from './migrations.js'
 import { assertName, checkName } from './names.js'
-import { OrgSettingsTable } from './org-settings-table.js'
-import type {
-  ContainerRecord,
-  FilePage,
-  FileRecord,
-  KeyRecord,
-  NewContainer,
-  NewFile,
-  OrgSettings,
-  OrgSettingsPatch,
-  Principal,
-  Scope,
-  Store,
-  UsageEntry,
-  UsageLine,
-  UsageTotal,
-} from './port.js'
+import type { KeyRecord, Principal, Store } from './port.js'
 import {
   KEY_ORDER,
   KEY_SELECT,
@@ -38,7 +20,7 @@ import {
   newId,
 } from './secrets.js'
 import { numbered, type SqlRunner, type SqlValue } from './sql-runner.js'
-import { UsageTable } from './usage-table.js'
+import { TableStore } from './table-store.js'
 
 /** The advisory lock that serialises migrations across servers sharing one database. */
 const MIGRATION_LOCK = '7301946283554019' // arbitrary, fixed: "syntic" has no lock of its own
@@ -69,23 +51,6 @@ type QueryName = keyof typeof QUERIES
 
 function query(name: QueryName, values: unknown[]): pg.QueryConfig {
   return { name: `syntic_${name}`, text: QUERIES[name], values }
-}
-
-/** The tables written once for both adapters (see sql-runner.ts). */
-interface Tables {
-  files: FilesTable
-  containers: ContainersTable
-  usage: UsageTable
-  orgSettings: OrgSettingsTable
-}
-
-function tablesOn(runner: SqlRunner): Tables {
-  return {
-    files: new FilesTable(runner),
-    containers: new ContainersTable(runner),
-    usage: new UsageTable(runner),
-    orgSettings: new OrgSettingsTable(runner),
-  }
 }
 
 /** The PostgreSQL side of the shared tables: named, server-prepared queries. */
@@ -131,22 +96,22 @@ export interface PostgresStoreOptions {
  * The metadata store for several servers: PostgreSQL through a connection pool. Nothing is
  * cached, so a key revoked through any server is refused by every server on its next request.
  */
-export class PostgresStore implements Store {
+export class PostgresStore extends TableStore implements Store {
   private readonly pool: pg.Pool
-  private readonly tables: Tables
 
   constructor(connectionString: string, options: PostgresStoreOptions = {}) {
     const timeoutMs = options.timeoutMs ?? STORE_TIMEOUT_MS
     // A database that stalls fails each call (a 503 from /healthz) instead of hanging requests.
-    this.pool = new pg.Pool({
+    const pool = new pg.Pool({
       connectionString,
       connectionTimeoutMillis: timeoutMs,
       query_timeout: timeoutMs,
     })
     // An idle connection the server drops (restart, failover) emits here; without a listener the
     // process would crash. The pool discards that connection and the next query opens another.
-    this.pool.on('error', () => {})
-    this.tables = tablesOn(postgresRunner(this.pool))
+    pool.on('error', () => {})
+    super(postgresRunner(pool))
+    this.pool = pool
   }
 
   async migrate(): Promise<void> {
@@ -226,69 +191,6 @@ export class PostgresStore implements Store {
     const result = await this.pool.query<PrincipalRow>(query('authenticate', [hashSecret(secret)]))
     const row = result.rows[0]
     return row ? toPrincipal(row) : null
-  }
-
-  createFile(file: NewFile): Promise<FileRecord> {
-    return this.tables.files.create(file)
-  }
-
-  getFile(scope: Scope, id: string): Promise<FileRecord | null> {
-    return this.tables.files.get(scope, id)
-  }
-
-  listFiles(scope: Scope, page: { limit: number; after?: string }): Promise<FilePage> {
-    return this.tables.files.list(scope, page)
-  }
-
-  deleteFile(scope: Scope, id: string): Promise<FileRecord | null> {
-    return this.tables.files.delete(scope, id)
-  }
-
-  createContainer(container: NewContainer): Promise<ContainerRecord | null> {
-    return this.tables.containers.create(container)
-  }
-
-  getContainer(scope: Scope, id: string, now: string): Promise<ContainerRecord | null> {
-    return this.tables.containers.get(scope, id, now)
-  }
-
-  touchContainer(
-    id: string,
-    times: { lastUsedAt: string; expiresAt: string },
-  ): Promise<ContainerRecord | null> {
-    return this.tables.containers.touch(id, times)
-  }
-
-  countLiveContainers(org: string, now: string): Promise<number> {
-    return this.tables.containers.countLive(org, now)
-  }
-
-  listLiveContainers(): Promise<ContainerRecord[]> {
-    return this.tables.containers.listLive()
-  }
-
-  markContainerRemoved(id: string, removedAt: string): Promise<boolean> {
-    return this.tables.containers.markRemoved(id, removedAt)
-  }
-
-  recordUsage(entry: UsageEntry): Promise<{ recorded: boolean; entry: UsageEntry }> {
-    return this.tables.usage.record(entry)
-  }
-
-  usageTotals(
-    org: string,
-    line: UsageLine,
-    range: { from: string; to: string },
-  ): Promise<UsageTotal[]> {
-    return this.tables.usage.totals(org, line, range)
-  }
-
-  getOrgSettings(org: string): Promise<OrgSettings | null> {
-    return this.tables.orgSettings.get(org)
-  }
-
-  updateOrgSettings(org: string, patch: OrgSettingsPatch): Promise<OrgSettings> {
-    return this.tables.orgSettings.update(org, patch)
   }
 
   async ping(): Promise<void> {

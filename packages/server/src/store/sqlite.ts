@@ -1,27 +1,9 @@
 import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
-import { ContainersTable } from './containers-table.js'
-import { FilesTable } from './files-table.js'
 import { CREATE_MIGRATIONS_TABLE, pendingMigrations } from './migrations.js'
 import { assertName, checkName } from './names.js'
-import { OrgSettingsTable } from './org-settings-table.js'
-import type {
-  ContainerRecord,
-  FilePage,
-  FileRecord,
-  KeyRecord,
-  NewContainer,
-  NewFile,
-  OrgSettings,
-  OrgSettingsPatch,
-  Principal,
-  Scope,
-  Store,
-  UsageEntry,
-  UsageLine,
-  UsageTotal,
-} from './port.js'
+import type { KeyRecord, Principal, Store } from './port.js'
 import {
   KEY_ORDER,
   KEY_SELECT,
@@ -40,7 +22,7 @@ import {
   newId,
 } from './secrets.js'
 import type { SqlRunner, SqlValue } from './sql-runner.js'
-import { UsageTable } from './usage-table.js'
+import { TableStore } from './table-store.js'
 
 export const SQLITE_FILE_NAME = 'syntic.db'
 /** How long a writer waits for another process's write lock before giving up. */
@@ -61,23 +43,6 @@ interface Statements {
   revokeByHash: Statement<[string, string], unknown>
   listAll: Statement<[], KeyRow>
   listByOrg: Statement<[string], KeyRow>
-}
-
-/** The tables written once for both adapters (see sql-runner.ts). */
-interface Tables {
-  files: FilesTable
-  containers: ContainersTable
-  usage: UsageTable
-  orgSettings: OrgSettingsTable
-}
-
-function tablesOn(runner: SqlRunner): Tables {
-  return {
-    files: new FilesTable(runner),
-    containers: new ContainersTable(runner),
-    usage: new UsageTable(runner),
-    orgSettings: new OrgSettingsTable(runner),
-  }
 }
 
 /** The SQLite side of the shared tables: statements prepared once per name. */
@@ -121,20 +86,21 @@ function prepareFile(home: string): string {
  * transactions that take the lock up front). SQLite makes its -wal and -shm files with the
  * database file's mode.
  */
-export class SqliteStore implements Store {
+export class SqliteStore extends TableStore implements Store {
   readonly file: string
   private readonly db: Database.Database
   private prepared: Statements | undefined
-  private readonly tables: Tables
 
   constructor(home: string) {
-    this.file = prepareFile(home)
-    this.db = new Database(this.file)
-    this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`)
-    this.db.pragma('journal_mode = WAL')
+    const file = prepareFile(home)
+    const db = new Database(file)
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`)
+    db.pragma('journal_mode = WAL')
     // synchronous stays FULL: a revocation must survive a power cut, and writes are rare.
-    this.db.pragma('foreign_keys = ON')
-    this.tables = tablesOn(sqliteRunner(this.db))
+    db.pragma('foreign_keys = ON')
+    super(sqliteRunner(db))
+    this.file = file
+    this.db = db
   }
 
   async migrate(): Promise<void> {
@@ -203,69 +169,6 @@ export class SqliteStore implements Store {
     if (!looksLikeSecret(secret)) return null
     const row = this.statements.authenticate.get(hashSecret(secret))
     return row ? toPrincipal(row) : null
-  }
-
-  createFile(file: NewFile): Promise<FileRecord> {
-    return this.tables.files.create(file)
-  }
-
-  getFile(scope: Scope, id: string): Promise<FileRecord | null> {
-    return this.tables.files.get(scope, id)
-  }
-
-  listFiles(scope: Scope, page: { limit: number; after?: string }): Promise<FilePage> {
-    return this.tables.files.list(scope, page)
-  }
-
-  deleteFile(scope: Scope, id: string): Promise<FileRecord | null> {
-    return this.tables.files.delete(scope, id)
-  }
-
-  createContainer(container: NewContainer): Promise<ContainerRecord | null> {
-    return this.tables.containers.create(container)
-  }
-
-  getContainer(scope: Scope, id: string, now: string): Promise<ContainerRecord | null> {
-    return this.tables.containers.get(scope, id, now)
-  }
-
-  touchContainer(
-    id: string,
-    times: { lastUsedAt: string; expiresAt: string },
-  ): Promise<ContainerRecord | null> {
-    return this.tables.containers.touch(id, times)
-  }
-
-  countLiveContainers(org: string, now: string): Promise<number> {
-    return this.tables.containers.countLive(org, now)
-  }
-
-  listLiveContainers(): Promise<ContainerRecord[]> {
-    return this.tables.containers.listLive()
-  }
-
-  markContainerRemoved(id: string, removedAt: string): Promise<boolean> {
-    return this.tables.containers.markRemoved(id, removedAt)
-  }
-
-  recordUsage(entry: UsageEntry): Promise<{ recorded: boolean; entry: UsageEntry }> {
-    return this.tables.usage.record(entry)
-  }
-
-  usageTotals(
-    org: string,
-    line: UsageLine,
-    range: { from: string; to: string },
-  ): Promise<UsageTotal[]> {
-    return this.tables.usage.totals(org, line, range)
-  }
-
-  getOrgSettings(org: string): Promise<OrgSettings | null> {
-    return this.tables.orgSettings.get(org)
-  }
-
-  updateOrgSettings(org: string, patch: OrgSettingsPatch): Promise<OrgSettings> {
-    return this.tables.orgSettings.update(org, patch)
   }
 
   async ping(): Promise<void> {
