@@ -2,62 +2,26 @@
 // transcript entries; the mod host turns events into Mod API `event` messages; the UI (or the
 // `-p` printer) shows the transcript, the mods' slots and notes.
 
-export const PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'bypass'] as const
-export type PermissionMode = (typeof PERMISSION_MODES)[number]
+import type { EventDataMap, EventName, SessionStateValue } from '@syntic/mod-sdk'
+
+// The Mod API's shapes are the SDK's: what the host sends a mod is what the agent produced.
+export {
+  EVENT_NAMES as SESSION_EVENT_NAMES,
+  PERMISSION_MODES,
+  type PermissionMode,
+  type TurnOutcome,
+} from '@syntic/mod-sdk'
 
 /** The six fields of the Mod API's `session.state` result, word for word. */
-export interface SessionState {
-  session_id: string
-  model: string
-  permission_mode: PermissionMode
-  turns: number
-  busy: boolean
-  cwd: string
-}
+export type SessionState = SessionStateValue
 
-/** How a turn ended: the model answered, a request failed, or the user interrupted it. */
-export type TurnOutcome = 'answered' | 'error' | 'interrupted'
+export type SessionEventName = EventName
 
 /**
  * Session events, named and shaped as mods receive them (`{"type":"event","event":...,"data":...}`).
  * They say what happened, never what was said: a mod cannot read the conversation or tool input.
  */
-export type SessionEvent =
-  | {
-      event: 'session.start'
-      data: { session_id: string; model: string; cwd: string; permission_mode: PermissionMode }
-    }
-  | { event: 'turn.start'; data: { turn: number } }
-  | {
-      event: 'turn.end'
-      data: { turn: number; duration_ms: number; tool_calls: number; outcome: TurnOutcome }
-    }
-  | { event: 'tool.start'; data: { turn: number; call_id: string; tool: string } }
-  | {
-      event: 'tool.end'
-      data: {
-        turn: number
-        call_id: string
-        tool: string
-        /** `declined` when the user (or `plan` mode) refused the call. */
-        status: 'ok' | 'error' | 'declined'
-        duration_ms: number
-      }
-    }
-  | { event: 'mode.change'; data: { from: PermissionMode; to: PermissionMode } }
-  | { event: 'session.end'; data: { turns: number; reason: 'exit' | 'error' | 'signal' } }
-
-export type SessionEventName = SessionEvent['event']
-
-export const SESSION_EVENT_NAMES: readonly SessionEventName[] = [
-  'session.start',
-  'turn.start',
-  'turn.end',
-  'tool.start',
-  'tool.end',
-  'mode.change',
-  'session.end',
-]
+export type SessionEvent = { [K in EventName]: { event: K; data: EventDataMap[K] } }[EventName]
 
 /** One line of the conversation view, in order. Mod notes never reach the model. */
 export type TranscriptEntry =
