@@ -159,13 +159,7 @@ export class ModelEndpoints {
       reply.type('application/json; charset=utf-8')
       return JSON.stringify(answer)
     } catch (error) {
-      if (signal.aborted) {
-        // Nobody is listening: nothing to send.
-        reply.hijack()
-        return undefined
-      }
-      if (error instanceof ApiError) this.noteUpstreamError(error)
-      throw error
+      return this.failed(error, signal, reply)
     }
   }
 
@@ -208,12 +202,7 @@ export class ModelEndpoints {
       }
       sse.end((translator === null ? '' : translator.finish()) + dialect.streamEnd)
     } catch (error) {
-      // Before the first byte, or with nobody listening, the caller decides what (if anything) to send.
-      if (signal.aborted || !sse.started) throw error
-      if (!sse.open) return
-      const api = this.inBandError(error, state.id)
-      state.errorCode = api.code
-      sse.end(dialect.errorEvent(envelope(api, state.id)))
+      this.endStreamWithError(error, dialect, sse, state, signal)
     } finally {
       await iterator.return?.()
     }
@@ -296,12 +285,7 @@ export class ModelEndpoints {
       })
       return undefined
     } catch (error) {
-      if (signal.aborted) {
-        reply.hijack()
-        return undefined
-      }
-      if (error instanceof ApiError) this.noteUpstreamError(error)
-      throw error
+      return this.failed(error, signal, reply)
     }
   }
 
@@ -337,12 +321,36 @@ export class ModelEndpoints {
       if (usage !== undefined) await writer.usage(usage)
       if (sse.open) sse.end(encoder.finish() + dialect.streamEnd)
     } catch (error) {
-      if (signal.aborted || !sse.started) throw error
-      if (!sse.open) return
-      const api = this.inBandError(error, state.id)
-      state.errorCode = api.code
-      sse.end(dialect.errorEvent(envelope(api, state.id)))
+      this.endStreamWithError(error, dialect, sse, state, signal)
     }
+  }
+
+  /** A call that failed: with nobody listening nothing is sent; otherwise the caller answers. */
+  private failed(error: unknown, signal: AbortSignal, reply: FastifyReply): undefined {
+    if (signal.aborted) {
+      reply.hijack()
+      return undefined
+    }
+    if (error instanceof ApiError) this.noteUpstreamError(error)
+    throw error
+  }
+
+  /**
+   * A stream that failed after it started ends with an error event both SDKs raise. Before the
+   * first byte, or with nobody listening, the caller decides what (if anything) to send.
+   */
+  private endStreamWithError<Req extends ModelRequest>(
+    error: unknown,
+    dialect: Dialect<Req>,
+    sse: SseResponse,
+    state: RequestState,
+    signal: AbortSignal,
+  ): void {
+    if (signal.aborted || !sse.started) throw error
+    if (!sse.open) return
+    const api = this.inBandError(error, state.id)
+    state.errorCode = api.code
+    sse.end(dialect.errorEvent(envelope(api, state.id)))
   }
 
   /** 400 `server_tool_not_supported` for a server tool the model's configuration leaves out. */
