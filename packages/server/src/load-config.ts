@@ -11,6 +11,7 @@ import type {
 import { checkTier, MAX_CONTAINER_LIMIT } from './store/org-settings-values.js'
 import type { UpstreamFormat } from './upstream/port.js'
 
+export type { ServerConfig } from './config.js'
 // `syntic orgs show` applies the tiers of the config it reads, like the server does.
 export { effectiveContainerLimit } from './orgs/container-limit.js'
 

@@ -1,51 +1,16 @@
-import { loadConfig } from '@syntic/server/config'
-// The store alone, not the whole server: `syntic keys` should start in milliseconds.
-import {
-  checkName,
-  DEFAULT_WORKSPACE,
-  type KeyRecord,
-  type OpenStoreOptions,
-  openStore,
-  type Store,
-} from '@syntic/server/store'
+import { checkName, DEFAULT_WORKSPACE, type KeyRecord } from '@syntic/server/store'
 import { Command } from 'commander'
-import {
-  CommandFailure,
-  type ConfigIo,
-  messageOf,
-  processConfigIo,
-  runAction,
-  usage,
-} from './command-io.js'
+import { CommandFailure, type ConfigIo, processConfigIo, runAction, usage } from './command-io.js'
+import { withServerStore } from './server-store.js'
 
 /** What the commands read and write: the process's own, or a test's. */
 export type KeysIo = ConfigIo
-
-/** Where the server keeps its store, read exactly as the server reads it (file and environment). */
-function storeLocation(io: KeysIo): OpenStoreOptions {
-  const { home, databaseUrl } = loadConfig(io.env, io.cwd())
-  return databaseUrl ? { home, databaseUrl } : { home }
-}
 
 function checkNames(names: { org?: string; workspace?: string }): void {
   for (const kind of ['org', 'workspace'] as const) {
     const value = names[kind]
     const problem = value === undefined ? null : checkName(kind, value)
     if (problem !== null) throw usage(problem)
-  }
-}
-
-async function withStore(io: KeysIo, work: (store: Store) => Promise<void>): Promise<void> {
-  let store: Store
-  try {
-    store = await openStore(storeLocation(io))
-  } catch (error) {
-    throw new CommandFailure(`cannot open the key store: ${messageOf(error)}`, 1)
-  }
-  try {
-    await work(store)
-  } finally {
-    await store.close()
   }
 }
 
@@ -76,7 +41,7 @@ function createCommand(io: KeysIo): Command {
     .action((opts: { org: string; workspace: string }) =>
       runAction(io, async () => {
         checkNames(opts)
-        await withStore(io, async (store) => {
+        await withServerStore(io, 'key store', async (store) => {
           const { key, record } = await store.createKey(opts)
           print(io, [
             `Created ${record.id} in org ${record.org}, workspace ${record.workspace}.`,
@@ -94,7 +59,7 @@ function revokeCommand(io: KeysIo): Command {
     .argument('<key-id-or-secret>', 'the key id from `syntic keys list`, or the sk_live_ key')
     .action((idOrSecret: string) =>
       runAction(io, () =>
-        withStore(io, async (store) => {
+        withServerStore(io, 'key store', async (store) => {
           const record = await store.revokeKey(idOrSecret)
           // The input is not repeated: it may be a secret, or anything at all.
           if (record === null) throw new CommandFailure('no key has that id or secret', 1)
@@ -114,7 +79,7 @@ function listCommand(io: KeysIo): Command {
     .action((opts: { org?: string; json?: boolean }) =>
       runAction(io, async () => {
         checkNames(opts)
-        await withStore(io, async (store) => {
+        await withServerStore(io, 'key store', async (store) => {
           const records = await store.listKeys(opts.org === undefined ? {} : { org: opts.org })
           if (opts.json) print(io, [JSON.stringify(records, null, 2)])
           else if (records.length === 0) print(io, ['No keys.'])

@@ -1,26 +1,16 @@
-import { effectiveContainerLimit, loadConfig } from '@syntic/server/config'
-// The store alone, not the whole server: `syntic orgs` should start in milliseconds.
+import { effectiveContainerLimit } from '@syntic/server/config'
 import {
   checkContainerLimit,
   checkEgressHost,
   checkName,
   checkTier,
   MAX_EGRESS_HOSTS,
-  type OpenStoreOptions,
   type OrgSettings,
   type OrgSettingsPatch,
-  openStore,
-  type Store,
 } from '@syntic/server/store'
 import { Command } from 'commander'
-import {
-  CommandFailure,
-  type ConfigIo,
-  messageOf,
-  processConfigIo,
-  runAction,
-  usage,
-} from './command-io.js'
+import { CommandFailure, type ConfigIo, processConfigIo, runAction, usage } from './command-io.js'
+import { withServerStore } from './server-store.js'
 
 /** What the commands read and write: the process's own, or a test's. */
 export type OrgsIo = ConfigIo
@@ -35,25 +25,6 @@ interface SetOptions {
 }
 
 type Tiers = Parameters<typeof effectiveContainerLimit>[1]
-
-async function withStore(
-  io: OrgsIo,
-  work: (store: Store, tiers: Tiers) => Promise<void>,
-): Promise<void> {
-  const { home, databaseUrl, tiers } = loadConfig(io.env, io.cwd())
-  const location: OpenStoreOptions = databaseUrl ? { home, databaseUrl } : { home }
-  let store: Store
-  try {
-    store = await openStore(location)
-  } catch (error) {
-    throw new CommandFailure(`cannot open the store: ${messageOf(error)}`, 1)
-  }
-  try {
-    await work(store, tiers)
-  } finally {
-    await store.close()
-  }
-}
 
 function checkOrg(org: string): void {
   const problem = checkName('org', org)
@@ -134,7 +105,7 @@ function showCommand(io: OrgsIo): Command {
     .action((org: string, opts: { json?: boolean }) =>
       runAction(io, async () => {
         checkOrg(org)
-        await withStore(io, async (store, tiers) => {
+        await withServerStore(io, 'store', async (store, { tiers }) => {
           const settings = await store.getOrgSettings(org)
           if (settings === null) {
             throw new CommandFailure(
@@ -174,7 +145,7 @@ function setCommand(io: OrgsIo): Command {
             'nothing to set: give --code-execution, --container-limit, --egress-allow, --egress-none or --tier',
           )
         }
-        await withStore(io, async (store, tiers) => {
+        await withServerStore(io, 'store', async (store, { tiers }) => {
           print(io, await store.updateOrgSettings(org, patch), tiers, opts.json)
         })
       }),
