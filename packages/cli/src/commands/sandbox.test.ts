@@ -1,25 +1,18 @@
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, rmdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { after, describe, it } from 'node:test'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { detectCgroups, LocalDriver } from '@syntic/sandbox'
+import { detectCgroups, LocalDriver, removeCgroupParent } from '@syntic/sandbox'
 import { sandboxCommand } from './sandbox.js'
 
 const stateDir = mkdtempSync(join(tmpdir(), 'syntic-cli-sandbox-'))
 const cgroupParent = `syntic-cli-test-${randomBytes(4).toString('hex')}`
 after(() => {
-  const layout = detectCgroups()
-  for (const mount of layout.version === 2 ? [layout.root] : Object.values(layout.controllers)) {
-    try {
-      rmdirSync(join(mount, cgroupParent))
-    } catch {
-      // Never created.
-    }
-  }
+  removeCgroupParent(detectCgroups(), cgroupParent)
   rmSync(stateDir, { recursive: true, force: true })
 })
 

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, rmdirSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import type { RunResult } from '../driver.js'
 import { requireImage } from '../image/build.js'
+import { removeCgroupParent } from '../local/cgroups.js'
 import { LocalDriver } from '../local/local-driver.js'
 import type { EgressDecision } from './proxy.js'
 import { TestDnsServer } from './testing/dns-server.js'
@@ -120,19 +121,7 @@ def proxy(head, until=None):
       await driver?.close()
       await dns?.close()
       network?.close()
-      const layout = driver?.cgroups
-      const mounts = !layout
-        ? []
-        : layout.version === 2
-          ? [layout.root]
-          : Object.values(layout.controllers)
-      for (const mount of mounts) {
-        try {
-          rmdirSync(join(mount, cgroupParent))
-        } catch {
-          // Never created.
-        }
-      }
+      if (driver) removeCgroupParent(driver.cgroups, cgroupParent)
       rmSync(stateDir, { recursive: true, force: true })
     })
 

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, rmdirSync } from 'node:fs'
 import { mkdir, readdir, readFile, rmdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -182,4 +182,16 @@ export async function listCgroups(layout: CgroupLayout, parent: string): Promise
     layout.version === 2 ? join(layout.root, parent) : join(layout.controllers.memory, parent)
   const entries = await readdir(base, { withFileTypes: true }).catch(() => [])
   return entries.filter((e) => e.isDirectory()).map((e) => e.name)
+}
+
+/** Removes the (empty) parent group of a driver's sandboxes, e.g. after tests; absent is fine. */
+export function removeCgroupParent(layout: CgroupLayout, parent: string): void {
+  const mounts = layout.version === 2 ? [layout.root] : Object.values(layout.controllers)
+  for (const mount of mounts) {
+    try {
+      rmdirSync(join(mount, parent))
+    } catch {
+      // Never created under this controller, or already removed.
+    }
+  }
 }

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, rmdirSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { requireImage } from '../image/build.js'
 import type { SandboxLimits } from '../limits.js'
+import { removeCgroupParent } from '../local/cgroups.js'
 import { LocalDriver } from '../local/local-driver.js'
 
 /**
@@ -26,15 +27,7 @@ export async function openTestDriver(limits: Partial<SandboxLimits> = {}): Promi
     cgroupParent,
     close: async () => {
       await driver.close()
-      const layout = driver.cgroups
-      const mounts = layout.version === 2 ? [layout.root] : Object.values(layout.controllers)
-      for (const mount of mounts) {
-        try {
-          rmdirSync(join(mount, cgroupParent))
-        } catch {
-          // Already gone, or never created.
-        }
-      }
+      removeCgroupParent(driver.cgroups, cgroupParent)
       rmSync(stateDir, { recursive: true, force: true })
     },
   }

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, rmdirSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Anthropic from '@anthropic-ai/sdk'
-import { LocalDriver, requireImage } from '@syntic/sandbox'
+import { LocalDriver, removeCgroupParent, requireImage } from '@syntic/sandbox'
 import OpenAI from 'openai'
 import { type RunningServer, startServer } from '../app.js'
 import type { SandboxConfig, ServerConfig } from '../config.js'
@@ -34,15 +34,7 @@ export async function openDriver(runTimeoutMs?: number): Promise<{
     },
     close: async () => {
       for (const d of opened) await d.close()
-      const layout = driver.cgroups
-      const mounts = layout.version === 2 ? [layout.root] : Object.values(layout.controllers)
-      for (const mount of mounts) {
-        try {
-          rmdirSync(join(mount, cgroupParent))
-        } catch {
-          // Never created under this controller.
-        }
-      }
+      removeCgroupParent(driver.cgroups, cgroupParent)
       rmSync(stateDir, { recursive: true, force: true })
     },
   }
