@@ -156,40 +156,33 @@ function resolveTarget(
   if (file.server !== undefined && file.upstream !== undefined) {
     throw new ConfigError(`${path}: set either "server" or "upstream", not both`)
   }
-  const layers: { server?: string; upstream?: string; where: string }[] = [
-    { server: flagServer, upstream: flagUpstream, where: 'flags' },
+  // Each layer names its two settings the way the user wrote them, for error messages.
+  const layers = [
+    { server: [flagServer, '--server'], upstream: [flagUpstream, '--upstream'] },
     {
-      server: nonEmpty(env.SYNTIC_BASE_URL),
-      upstream: nonEmpty(env.OPENAI_BASE_URL),
-      where: 'environment',
+      server: [nonEmpty(env.SYNTIC_BASE_URL), 'SYNTIC_BASE_URL'],
+      upstream: [nonEmpty(env.OPENAI_BASE_URL), 'OPENAI_BASE_URL'],
     },
-    { server: nonEmpty(file.server), upstream: nonEmpty(file.upstream), where: path },
-  ]
-  for (const layer of layers) {
-    if (layer.server !== undefined) {
-      const where =
-        layer.where === 'flags'
-          ? '--server'
-          : layer.where === path
-            ? `${path}: server`
-            : 'SYNTIC_BASE_URL'
-      const baseUrl = checkUrl(layer.server, where)
+    {
+      server: [nonEmpty(file.server), `${path}: server`],
+      upstream: [nonEmpty(file.upstream), `${path}: upstream`],
+    },
+  ] as const
+  for (const { server, upstream } of layers) {
+    const [serverUrl, serverSetting] = server
+    if (serverUrl !== undefined) {
+      const baseUrl = checkUrl(serverUrl, serverSetting)
       const apiKey = nonEmpty(env.SYNTIC_API_KEY)
       if (apiKey === undefined) {
         throw new ConfigError('SYNTIC_API_KEY is not set: the Syntic server needs an API key')
       }
       return { kind: 'syntic', baseUrl, apiKey }
     }
-    if (layer.upstream !== undefined) {
-      const where =
-        layer.where === 'flags'
-          ? '--upstream'
-          : layer.where === path
-            ? `${path}: upstream`
-            : 'OPENAI_BASE_URL'
+    const [upstreamUrl, upstreamSetting] = upstream
+    if (upstreamUrl !== undefined) {
       return {
         kind: 'upstream',
-        baseUrl: checkUrl(layer.upstream, where),
+        baseUrl: checkUrl(upstreamUrl, upstreamSetting),
         apiKey: nonEmpty(env.OPENAI_API_KEY),
       }
     }
