@@ -18,6 +18,7 @@ import {
   summarize,
   ToolSearch,
 } from '../packages/tool-search/dist/index.js'
+import { growCatalog } from './support/grow-catalog.mjs'
 import { median, quantile, round } from './support/stats.mjs'
 
 const DATA = process.env.SYNTIC_TOOL_SEARCH_DATA ?? '/work/shared/bench/tool-search'
@@ -39,22 +40,6 @@ const timed = (body) => {
   const start = performance.now()
   const value = body()
   return [performance.now() - start, value]
-}
-
-/** The dev catalog, then copies with renamed tools and shuffled description words, to 10,000. */
-function tenThousand(docs) {
-  const out = [...docs]
-  for (let i = 0; out.length < SIZE; i++) {
-    const d = docs[i % docs.length]
-    const words = (d.description ?? '').split(' ')
-    const shift = 1 + (i % Math.max(1, words.length - 1))
-    out.push({
-      name: `${d.name}_v${2 + Math.floor(i / docs.length)}`,
-      description: [...words.slice(shift), ...words.slice(0, shift)].join(' '),
-      parameters: d.parameters,
-    })
-  }
-  return out
 }
 
 function flatText(d) {
@@ -114,7 +99,7 @@ async function asyncLatencies(queries, body) {
 }
 
 async function speed(docs, queries) {
-  const ten = tenThousand(docs)
+  const ten = growCatalog(docs, SIZE)
   const [coldMs, index] = timed(() => KeywordIndex.build(ten))
   const warm = []
   for (let i = 0; i < 5; i++) warm.push(timed(() => KeywordIndex.build(ten))[0])

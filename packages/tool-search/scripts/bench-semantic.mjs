@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
+import { growCatalog } from '../../../bench/support/grow-catalog.mjs'
 import { defaultEmbedder } from '../dist/embedders/default.js'
 import { KeywordIndex, parseCatalog, parseQueries } from '../dist/index.js'
 import { buildSemanticRanker } from '../dist/semantic/index.js'
@@ -20,26 +21,12 @@ const { values } = parseArgs({
 })
 const size = Number(values.tools)
 
-function grown(docs) {
-  const out = docs.slice(0, size)
-  for (let i = 0; out.length < size; i++) {
-    const d = docs[i % docs.length]
-    const words = (d.description ?? '').split(' ')
-    const shift = 1 + (i % Math.max(1, words.length - 1))
-    out.push({
-      name: `${d.name}_v${2 + Math.floor(i / docs.length)}`,
-      description: [...words.slice(shift), ...words.slice(0, shift)].join(' '),
-      parameters: d.parameters,
-    })
-  }
-  return out
-}
-
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]
 const round = (x) => Math.round(x * 1000) / 1000
 
-const docs = grown(
+const docs = growCatalog(
   parseCatalog(JSON.parse(readFileSync(join(values.data, 'catalog.json'), 'utf8'))),
+  size,
 )
 const queries = ['seal_dev', 'bfcl_dev', 'metatool_dev'].flatMap((set) =>
   parseQueries(readFileSync(join(values.data, `${set}.jsonl`), 'utf8')).map((q) => q.query),
