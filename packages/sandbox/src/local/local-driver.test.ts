@@ -17,7 +17,9 @@ describe('local driver: runs, files, lifecycle', () => {
 
   before(async () => {
     env = await openTestDriver({ runTimeoutMs: 2000, outputCapBytes: 1024 })
-    id = (await env.driver.create()).id
+    // Imports of the data libraries can pass the short limit on a loaded machine: only the
+    // timeout test's own sandbox runs under it.
+    id = (await env.driver.create({ runTimeoutMs: 60_000 })).id
   })
   after(async () => {
     await env?.close()
@@ -96,8 +98,9 @@ describe('local driver: runs, files, lifecycle', () => {
   })
 
   it('kills a run past the timeout with what it started, restarts the kernel, stays usable', async () => {
-    await env.driver.run(id, { language: 'python', code: 'marker = 1' })
-    const result = await env.driver.run(id, {
+    const short = (await env.driver.create()).id
+    await env.driver.run(short, { language: 'python', code: 'marker = 1' })
+    const result = await env.driver.run(short, {
       language: 'python',
       code: 'import subprocess\nsubprocess.Popen(["sleep", "1000"])\nwhile True: pass',
     })
@@ -105,13 +108,14 @@ describe('local driver: runs, files, lifecycle', () => {
     assert.equal(result.kernelRestarted, true)
     assert.equal(result.exitCode, 137)
     assert.match(result.stderr.text, /2 s limit/)
-    const pids = await cgroupPids(env.driver, id)
-    const after = await env.driver.run(id, { language: 'bash', code: 'cat /proc/[0-9]*/comm' })
+    const pids = await cgroupPids(env.driver, short)
+    const after = await env.driver.run(short, { language: 'bash', code: 'cat /proc/[0-9]*/comm' })
     assert.equal(after.exitCode, 0)
     assert.doesNotMatch(after.stdout.text, /sleep/)
     assert.ok(pids.length <= 3, `processes left: ${pids.length}`)
-    const gone = await env.driver.run(id, { language: 'python', code: "'marker' in globals()" })
+    const gone = await env.driver.run(short, { language: 'python', code: "'marker' in globals()" })
     assert.equal(gone.stdout.text, 'False\n')
+    await env.driver.destroy(short)
   })
 
   it('cancels a run when the signal aborts: kills what it started, stays usable', async () => {
