@@ -34,7 +34,9 @@ export {
   splitWords,
   stemLight,
   stemPlural,
+  type Tokenizer,
   type TokenizerOptions,
   tokenize,
+  WordScanner,
 } from './tokenize.js'
 export * from './types.js'

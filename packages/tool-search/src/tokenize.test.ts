@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { createTokenizer, splitWords, stemLight, stemPlural, tokenize } from './tokenize.js'
+import {
+  createTokenizer,
+  splitWords,
+  stemLight,
+  stemPlural,
+  tokenize,
+  WordScanner,
+} from './tokenize.js'
 
 test('splits identifiers the way people read them', () => {
   const cases: [string, string[]][] = [
@@ -81,4 +88,55 @@ test('long and odd input stays bounded in time and output', () => {
   const words = tokenize('refund '.repeat(100_000))
   assert.equal(words.length, 100_000)
   assert.deepEqual(tokenize('\u0000\uD800\uFFFF💥 ok'), ['ok'])
+})
+
+/** Each word the scanner found in `text`, as written, with its hash. */
+function scanned(scanner: WordScanner, text: string): [string, number][] {
+  const count = scanner.scan(text)
+  const w = scanner.words
+  return Array.from({ length: count }, (_, i) => [
+    text.slice(w[3 * i], w[3 * i + 1]),
+    w[3 * i + 2]!,
+  ])
+}
+
+test('the scanner gives where each word starts and ends, in the text as written', () => {
+  const words = scanned(new WordScanner(), 'getHTTPResponse_v2 IDs')
+  assert.deepEqual(
+    words.map(([word]) => word),
+    ['get', 'HTTP', 'Response', 'v2', 'IDs'],
+  )
+})
+
+test("a word's hash depends on its characters only, wherever and however it was cut", () => {
+  const scanner = new WordScanner()
+  const hashes = new Map<string, number>()
+  const texts = [
+    'HTTPResponse',
+    'Response HTTP',
+    'xHTTP_Response',
+    'a1Response2HTTP',
+    'IDs',
+    'sIDs',
+  ]
+  for (const text of texts) {
+    for (const [word, hash] of scanned(scanner, text)) {
+      assert.equal(hashes.get(word) ?? hash, hash, `${word} in ${text}`)
+      hashes.set(word, hash)
+    }
+  }
+  assert.equal(new Set(hashes.values()).size, hashes.size, 'different words, different hashes here')
+})
+
+test('a scanner lets go of the buffer one huge text needed', () => {
+  const scanner = new WordScanner()
+  assert.equal(scanner.scan('a '.repeat(100_000)), 100_000)
+  assert.ok(scanner.words.length >= 300_000)
+  scanner.trim()
+  assert.ok(scanner.words.length < 1000)
+})
+
+test('a tokenizer says what one word becomes', () => {
+  assert.equal(tokenize.term('Orders'), 'order')
+  assert.equal(tokenize.term('THE'), null)
 })

@@ -2,6 +2,7 @@
 // length and weighted, the sum saturates once (k1), and idf comes from document frequency. All of
 // that is fixed per (term, tool), so it is computed at build time: a posting holds the tool and
 // its finished score, and a query only adds postings.
+import type { Tokenizer } from '../tokenize.js'
 import type { SearchHit, ToolDocument } from '../types.js'
 import { FIELD_COUNT, FIELDS, MAX_FIELD_WORDS, readFields } from './fields.js'
 import { nameCompounds } from './name-compounds.js'
@@ -80,89 +81,15 @@ export class KeywordIndex {
     docs: readonly ToolDocument[],
     settings: KeywordSettings = DEFAULT_KEYWORD_SETTINGS,
   ): KeywordIndex {
-    const count = docs.length
-    // Pass 1: every field's words as term ids, and the field lengths.
-    const reader = new TermReader(settings.tokenizer, count)
-    const names: string[] = new Array(count)
-    for (let d = 0; d < count; d++) {
-      const doc = docs[d]!
-      names[d] = typeof doc.name === 'string' ? doc.name : ''
-      readFields(doc, reader)
-      reader.endTool()
-    }
-    const { ids, ends, termIds, termNames, lengthSums } = reader
-    const totalWords = reader.length
-
-    // Pass 2: each tool's weighted, length-normalised term frequency per distinct term.
-    const weights = FIELDS.map((f) => settings.fields[f].weight)
-    const bs = FIELDS.map((f) => settings.fields[f].b)
-    const averages = Array.from(lengthSums, (sum) => (count > 0 ? sum / count : 0))
-    const termCount = termNames.length
-    const frequency = new Float64Array(termCount)
-    const documentFrequency = new Int32Array(termCount)
-    const postingTerm = new Int32Array(totalWords)
-    const postingDoc = new Int32Array(totalWords)
-    const postingTf = new Float64Array(totalWords)
-    const seen = new Int32Array(Math.min(termCount, FIELD_COUNT * MAX_FIELD_WORDS))
-    let postings = 0
-    let from = 0
-    for (let d = 0; d < count; d++) {
-      let seenCount = 0
-      for (let f = 0; f < FIELD_COUNT; f++) {
-        const to = ends[d * FIELD_COUNT + f]!
-        const length = to - from
-        const start = from
-        from = to
-        if (length === 0) continue
-        const average = averages[f]! > 0 ? averages[f]! : 1
-        const norm = 1 - bs[f]! + (bs[f]! * length) / average
-        const add = weights[f]! / norm
-        // A field weighted 0 is not indexed at all, rather than indexed with zero scores.
-        if (!(add > 0)) continue
-        for (let w = start; w < to; w++) {
-          const id = ids[w]!
-          if (frequency[id] === 0) seen[seenCount++] = id
-          frequency[id]! += add
-        }
-      }
-      for (let s = 0; s < seenCount; s++) {
-        const id = seen[s]!
-        postingTerm[postings] = id
-        postingDoc[postings] = d
-        postingTf[postings] = frequency[id]!
-        postings++
-        documentFrequency[id]!++
-        frequency[id] = 0
-      }
-    }
-
-    // Postings grouped by term (a counting sort), each holding its finished BM25F score.
-    const offsets = new Int32Array(termCount + 1)
-    for (let t = 0; t < termCount; t++) offsets[t + 1] = offsets[t]! + documentFrequency[t]!
-    const fill = offsets.slice(0, termCount)
-    const docsOut = new Int32Array(postings)
-    const impacts = new Float32Array(postings)
-    const k1 = settings.k1
-    const idfs = new Float64Array(termCount)
-    for (let t = 0; t < termCount; t++) {
-      const df = documentFrequency[t]!
-      idfs[t] = Math.log(1 + (count - df + 0.5) / (df + 0.5))
-    }
-    for (let p = 0; p < postings; p++) {
-      const t = postingTerm[p]!
-      const idf = idfs[t]!
-      const tf = postingTf[p]!
-      const at = fill[t]!++
-      docsOut[at] = postingDoc[p]!
-      impacts[at] = (idf * tf * (k1 + 1)) / (tf + k1)
-    }
+    // Each pass is its own function, so a cold build optimises each loop on its own feedback.
+    const names = docs.map((doc) => (typeof doc.name === 'string' ? doc.name : ''))
+    const reader = readTerms(docs, settings.tokenizer)
+    const postings = weighPostings(reader, docs.length, settings)
     return new KeywordIndex({
       names,
-      termIds,
-      termNames,
-      offsets,
-      docs: docsOut,
-      impacts,
+      termIds: reader.termIds,
+      termNames: reader.termNames,
+      ...groupPostings(postings, docs.length, settings.k1),
       tokenizer: settings.tokenizer,
     })
   }
@@ -240,4 +167,106 @@ export class KeywordIndex {
     if (name === undefined) throw new RangeError(`no document ${doc} in a catalog of ${this.size}`)
     return name
   }
+}
+
+/** Pass 1: every field's words as term ids, and the field lengths. */
+function readTerms(docs: readonly ToolDocument[], tokenizer: Tokenizer): TermReader {
+  const reader = new TermReader(tokenizer, docs.length)
+  for (const doc of docs) {
+    readFields(doc, reader)
+    reader.endTool()
+  }
+  return reader
+}
+
+/** Each tool's distinct terms with their weighted, length-normalised frequency. */
+interface Postings {
+  count: number
+  terms: Int32Array
+  docs: Int32Array
+  frequencies: Float64Array
+  /** Tools per term. */
+  documentFrequency: Int32Array
+}
+
+/** Pass 2: the postings, tool by tool, each distinct term of a tool once. */
+function weighPostings(reader: TermReader, count: number, settings: KeywordSettings): Postings {
+  const { ids, ends, termNames, lengthSums } = reader
+  const totalWords = reader.length
+  const weights = FIELDS.map((f) => settings.fields[f].weight)
+  const bs = FIELDS.map((f) => settings.fields[f].b)
+  const averages = Array.from(lengthSums, (sum) => (count > 0 ? sum / count : 0))
+  const termCount = termNames.length
+  const frequency = new Float64Array(termCount)
+  const documentFrequency = new Int32Array(termCount)
+  const postingTerm = new Int32Array(totalWords)
+  const postingDoc = new Int32Array(totalWords)
+  const postingTf = new Float64Array(totalWords)
+  const seen = new Int32Array(Math.min(termCount, FIELD_COUNT * MAX_FIELD_WORDS))
+  let postings = 0
+  let from = 0
+  for (let d = 0; d < count; d++) {
+    let seenCount = 0
+    for (let f = 0; f < FIELD_COUNT; f++) {
+      const to = ends[d * FIELD_COUNT + f]!
+      const length = to - from
+      const start = from
+      from = to
+      if (length === 0) continue
+      const average = averages[f]! > 0 ? averages[f]! : 1
+      const norm = 1 - bs[f]! + (bs[f]! * length) / average
+      const add = weights[f]! / norm
+      // A field weighted 0 is not indexed at all, rather than indexed with zero scores.
+      if (!(add > 0)) continue
+      for (let w = start; w < to; w++) {
+        const id = ids[w]!
+        if (frequency[id] === 0) seen[seenCount++] = id
+        frequency[id]! += add
+      }
+    }
+    for (let s = 0; s < seenCount; s++) {
+      const id = seen[s]!
+      postingTerm[postings] = id
+      postingDoc[postings] = d
+      postingTf[postings] = frequency[id]!
+      postings++
+      documentFrequency[id]!++
+      frequency[id] = 0
+    }
+  }
+  return {
+    count: postings,
+    terms: postingTerm,
+    docs: postingDoc,
+    frequencies: postingTf,
+    documentFrequency,
+  }
+}
+
+/** Pass 3: postings grouped by term (a counting sort), each holding its finished BM25F score. */
+function groupPostings(
+  postings: Postings,
+  count: number,
+  k1: number,
+): { offsets: Int32Array; docs: Int32Array; impacts: Float32Array } {
+  const documentFrequency = postings.documentFrequency
+  const termCount = documentFrequency.length
+  const offsets = new Int32Array(termCount + 1)
+  for (let t = 0; t < termCount; t++) offsets[t + 1] = offsets[t]! + documentFrequency[t]!
+  const fill = offsets.slice(0, termCount)
+  const docs = new Int32Array(postings.count)
+  const impacts = new Float32Array(postings.count)
+  const idfs = new Float64Array(termCount)
+  for (let t = 0; t < termCount; t++) {
+    const df = documentFrequency[t]!
+    idfs[t] = Math.log(1 + (count - df + 0.5) / (df + 0.5))
+  }
+  for (let p = 0; p < postings.count; p++) {
+    const t = postings.terms[p]!
+    const tf = postings.frequencies[p]!
+    const at = fill[t]!++
+    docs[at] = postings.docs[p]!
+    impacts[at] = (idfs[t]! * tf * (k1 + 1)) / (tf + k1)
+  }
+  return { offsets, docs, impacts }
 }

@@ -1,4 +1,4 @@
-import { tokenize } from '../tokenize.js'
+import { type Tokenizer, tokenize } from '../tokenize.js'
 import type { FieldName } from './fields.js'
 
 export interface FieldSettings {
@@ -12,7 +12,7 @@ export interface KeywordSettings {
   /** Term-frequency saturation, as BM25's k1. */
   k1: number
   fields: Readonly<Record<FieldName, FieldSettings>>
-  tokenizer: (text: string) => string[]
+  tokenizer: Tokenizer
 }
 
 /**
