@@ -112,7 +112,7 @@ const KEPT_WORDS = 1 << 16
 
 /** FNV-1a over a word's code units, as `WordScanner` gives it with each word. */
 const HASH_SEED = 0x811c9dc5
-const hashStep = (hash: number, code: number): number => Math.imul(hash ^ code, 0x01000193)
+const HASH_PRIME = 0x01000193
 
 /**
  * Finds where the words of a text start and end, without making a string: `getHTTPResponse_v2`
@@ -137,6 +137,14 @@ export class WordScanner {
     for (let i = 0; i <= length; i++) {
       const code = i < length ? text.charCodeAt(i) : 32
       const kind = code < 128 ? ASCII_KINDS[code]! : kindAt(text, i)
+      if (kind === previous) {
+        // Most characters: a word going on in the same kind, or more separators.
+        if (kind !== SEPARATOR) {
+          hashBefore = hash
+          hash = Math.imul(hash ^ code, HASH_PRIME)
+        }
+        continue
+      }
       if (kind === SEPARATOR) {
         if (start >= 0) count = this.push(count, start, i, hash)
         start = -1
@@ -160,7 +168,7 @@ export class WordScanner {
         // The end of an acronym: "HTTPResponse" splits before the "R" that starts "Response".
         count = this.push(count, start, i - 1, hashBefore)
         start = i - 1
-        hash = hashStep(HASH_SEED, text.charCodeAt(i - 1))
+        hash = Math.imul(HASH_SEED ^ text.charCodeAt(i - 1), HASH_PRIME)
       } else if ((kind === DIGIT) !== (previous === DIGIT)) {
         if (!joinsDigits(text, start, i, kind)) {
           count = this.push(count, start, i, hash)
@@ -169,7 +177,7 @@ export class WordScanner {
         }
       }
       hashBefore = hash
-      hash = hashStep(hash, code)
+      hash = Math.imul(hash ^ code, HASH_PRIME)
       previous = kind
     }
     return count
