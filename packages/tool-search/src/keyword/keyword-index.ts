@@ -84,12 +84,11 @@ export class KeywordIndex {
     // Each pass is its own function, so a cold build optimises each loop on its own feedback.
     const names = docs.map((doc) => (typeof doc.name === 'string' ? doc.name : ''))
     const reader = readTerms(docs, settings.tokenizer)
-    const postings = weighPostings(reader, docs.length, settings)
     return new KeywordIndex({
       names,
       termIds: reader.termIds,
       termNames: reader.termNames,
-      ...groupPostings(postings, docs.length, settings.k1),
+      ...scorePostings(reader, docs.length, settings),
       tokenizer: settings.tokenizer,
     })
   }
@@ -179,94 +178,111 @@ function readTerms(docs: readonly ToolDocument[], tokenizer: Tokenizer): TermRea
   return reader
 }
 
-/** Each tool's distinct terms with their weighted, length-normalised frequency. */
+/** Postings of every term, grouped by term, each holding its finished BM25F score. */
 interface Postings {
-  count: number
-  terms: Int32Array
+  /** Postings of term t are at offsets[t] .. offsets[t + 1]. */
+  offsets: Int32Array
   docs: Int32Array
-  frequencies: Float64Array
-  /** Tools per term. */
-  documentFrequency: Int32Array
+  impacts: Float32Array
 }
 
-/** Pass 2: the postings, tool by tool, each distinct term of a tool once. */
-function weighPostings(reader: TermReader, count: number, settings: KeywordSettings): Postings {
-  const { ids, ends, termNames, lengthSums } = reader
-  const totalWords = reader.length
+/**
+ * What one word in field f of tool d adds to its term's frequency there: the field's weight over
+ * its length normalisation, at `d * FIELD_COUNT + f`; 0 for an empty field or one weighted 0,
+ * which is not indexed at all (rather than indexed with zero scores).
+ */
+function fieldFactors(reader: TermReader, count: number, settings: KeywordSettings): Float64Array {
   const weights = FIELDS.map((f) => settings.fields[f].weight)
   const bs = FIELDS.map((f) => settings.fields[f].b)
-  const averages = Array.from(lengthSums, (sum) => (count > 0 ? sum / count : 0))
-  const termCount = termNames.length
+  const averages = Array.from(reader.lengthSums, (sum) => (count > 0 ? sum / count : 0))
+  const ends = reader.ends
+  const factors = new Float64Array(count * FIELD_COUNT)
+  let from = 0
+  for (let at = 0; at < count * FIELD_COUNT; at++) {
+    const f = at % FIELD_COUNT
+    const length = ends[at]! - from
+    from = ends[at]!
+    if (length === 0) continue
+    const average = averages[f]! > 0 ? averages[f]! : 1
+    const add = weights[f]! / (1 - bs[f]! + (bs[f]! * length) / average)
+    if (add > 0) factors[at] = add
+  }
+  return factors
+}
+
+/** How many tools each term is indexed for. */
+function documentFrequencies(reader: TermReader, factors: Float64Array): Int32Array {
+  const { ids, ends } = reader
+  const termCount = reader.termNames.length
+  const frequencies = new Int32Array(termCount)
+  // The last tool that counted each term, so a tool counts a term once.
+  const counted = new Int32Array(termCount).fill(-1)
+  let from = 0
+  for (let at = 0; at < factors.length; at++) {
+    const to = ends[at]!
+    if (factors[at]! > 0) {
+      const d = (at / FIELD_COUNT) | 0
+      for (let w = from; w < to; w++) {
+        const id = ids[w]!
+        if (counted[id] !== d) {
+          counted[id] = d
+          frequencies[id]!++
+        }
+      }
+    }
+    from = to
+  }
+  return frequencies
+}
+
+/**
+ * Passes 2 and 3: the tools each term is in are counted first, which places every term's
+ * postings; then each tool's weighted term frequencies are summed and written in place as
+ * finished scores, tool by tool, so each term's postings come in catalog order.
+ */
+function scorePostings(reader: TermReader, count: number, settings: KeywordSettings): Postings {
+  const factors = fieldFactors(reader, count, settings)
+  const documentFrequency = documentFrequencies(reader, factors)
+  const termCount = documentFrequency.length
+  const offsets = new Int32Array(termCount + 1)
+  const idfs = new Float64Array(termCount)
+  for (let t = 0; t < termCount; t++) {
+    const df = documentFrequency[t]!
+    offsets[t + 1] = offsets[t]! + df
+    idfs[t] = Math.log(1 + (count - df + 0.5) / (df + 0.5))
+  }
+  const total = offsets[termCount]!
+  const docs = new Int32Array(total)
+  const impacts = new Float32Array(total)
+  const fill = offsets.slice(0, termCount)
+  const { ids, ends } = reader
+  const k1 = settings.k1
   const frequency = new Float64Array(termCount)
-  const documentFrequency = new Int32Array(termCount)
-  const postingTerm = new Int32Array(totalWords)
-  const postingDoc = new Int32Array(totalWords)
-  const postingTf = new Float64Array(totalWords)
   const seen = new Int32Array(Math.min(termCount, FIELD_COUNT * MAX_FIELD_WORDS))
-  let postings = 0
   let from = 0
   for (let d = 0; d < count; d++) {
     let seenCount = 0
     for (let f = 0; f < FIELD_COUNT; f++) {
-      const to = ends[d * FIELD_COUNT + f]!
-      const length = to - from
-      const start = from
-      from = to
-      if (length === 0) continue
-      const average = averages[f]! > 0 ? averages[f]! : 1
-      const norm = 1 - bs[f]! + (bs[f]! * length) / average
-      const add = weights[f]! / norm
-      // A field weighted 0 is not indexed at all, rather than indexed with zero scores.
-      if (!(add > 0)) continue
-      for (let w = start; w < to; w++) {
-        const id = ids[w]!
-        if (frequency[id] === 0) seen[seenCount++] = id
-        frequency[id]! += add
+      const at = d * FIELD_COUNT + f
+      const to = ends[at]!
+      const add = factors[at]!
+      if (add > 0) {
+        for (let w = from; w < to; w++) {
+          const id = ids[w]!
+          if (frequency[id] === 0) seen[seenCount++] = id
+          frequency[id]! += add
+        }
       }
+      from = to
     }
     for (let s = 0; s < seenCount; s++) {
-      const id = seen[s]!
-      postingTerm[postings] = id
-      postingDoc[postings] = d
-      postingTf[postings] = frequency[id]!
-      postings++
-      documentFrequency[id]!++
-      frequency[id] = 0
+      const t = seen[s]!
+      const tf = frequency[t]!
+      const at = fill[t]!++
+      docs[at] = d
+      impacts[at] = (idfs[t]! * tf * (k1 + 1)) / (tf + k1)
+      frequency[t] = 0
     }
-  }
-  return {
-    count: postings,
-    terms: postingTerm,
-    docs: postingDoc,
-    frequencies: postingTf,
-    documentFrequency,
-  }
-}
-
-/** Pass 3: postings grouped by term (a counting sort), each holding its finished BM25F score. */
-function groupPostings(
-  postings: Postings,
-  count: number,
-  k1: number,
-): { offsets: Int32Array; docs: Int32Array; impacts: Float32Array } {
-  const documentFrequency = postings.documentFrequency
-  const termCount = documentFrequency.length
-  const offsets = new Int32Array(termCount + 1)
-  for (let t = 0; t < termCount; t++) offsets[t + 1] = offsets[t]! + documentFrequency[t]!
-  const fill = offsets.slice(0, termCount)
-  const docs = new Int32Array(postings.count)
-  const impacts = new Float32Array(postings.count)
-  const idfs = new Float64Array(termCount)
-  for (let t = 0; t < termCount; t++) {
-    const df = documentFrequency[t]!
-    idfs[t] = Math.log(1 + (count - df + 0.5) / (df + 0.5))
-  }
-  for (let p = 0; p < postings.count; p++) {
-    const t = postings.terms[p]!
-    const tf = postings.frequencies[p]!
-    const at = fill[t]!++
-    docs[at] = postings.docs[p]!
-    impacts[at] = (idfs[t]! * tf * (k1 + 1)) / (tf + k1)
   }
   return { offsets, docs, impacts }
 }
