@@ -173,34 +173,30 @@ const described = (count: number): ToolDocument[] =>
     description: `zzzzzz does a thing for tool ${i}, nothing more to say here.`,
   }))
 
-test('the fingerprint follows names, order, count and description lengths', () => {
+test('the fingerprint follows count, name and description lengths, and parameters', () => {
   const base = tools('refund', 5)
   const print = catalogFingerprint(base)
   assert.equal(catalogFingerprint(JSON.parse(JSON.stringify(base))), print)
   const renamed = tools('refund', 5)
-  renamed[2]!.name = 'refund_9'
+  renamed[2]!.name = 'refund_10'
   const longer = tools('refund', 5)
   longer[4]!.description += '!'
   const noParameters = tools('refund', 5)
   delete noParameters[0]!.parameters
-  // Same length and last character: missed by a fingerprint reading only those.
-  const sameLengthRename = tools('refund', 5)
-  sameLengthRename[1]!.name = `x${sameLengthRename[1]!.name.slice(1)}`
-  const middleRename = tools('refund', 5)
-  const middle = middleRename[3]!.name
-  const at = middle.length >> 1
-  middleRename[3]!.name = `${middle.slice(0, at)}Z${middle.slice(at + 1)}`
+  const reordered = [...tools('refund', 2), ...tools('create_refund', 1), ...tools('refund', 2)]
   const changed = [
     renamed,
-    sameLengthRename,
-    middleRename,
     longer,
     noParameters,
-    tools('refund', 5).reverse(),
+    reordered.reverse(),
     tools('refund', 4),
+    tools('refund', 6),
   ]
   for (const other of changed) assert.notEqual(catalogFingerprint(other), print)
-  // What it does not read: a same-length edit away from the sampled characters.
+  // What it does not read, left to the background check: edits that keep every length.
+  const sameLengthRename = tools('refund', 5)
+  sameLengthRename[1]!.name = 'rebate_1'
+  assert.equal(catalogFingerprint(sameLengthRename), print)
   assert.equal(
     catalogFingerprint(sameLengthEdit(described(3), 1, 'refund')),
     catalogFingerprint(described(3)),
@@ -277,6 +273,23 @@ test('a same-scope edit the fingerprint misses is corrected by the background ch
   await search.idle()
   assert.equal(search.stats.stale, 1)
   assert.equal(search.catalog(edited, scope), after)
+})
+
+test('a same-length rename is found by its new name once the check has run', async () => {
+  const search = new ToolSearch({ embedder: new CountingEmbedder(), checkIntervalMs: 0 })
+  const scope = { scope: 'org_1/ws_1' }
+  const before = search.catalog(tools('refund', 5), scope)
+  const renamed = tools('refund', 5)
+  renamed[1]!.name = 'rebate_1'
+  assert.equal(search.catalog(renamed, scope), before)
+  await search.idle()
+  const after = search.catalog(renamed, scope)
+  assert.notEqual(after, before)
+  const hits = await after.search('rebate', { mode: 'keyword', limit: 3 })
+  assert.deepEqual(
+    hits.map((h) => h.name),
+    ['rebate_1'],
+  )
 })
 
 test('a catalog that stops serialising fails its check and is looked up in full again', async () => {
