@@ -107,7 +107,7 @@ function kindAt(text: string, at: number): number {
   return LETTER_OR_DIGIT.test(text[at] ?? '') ? LOWER : SEPARATOR
 }
 
-/** Numbers above which a scanner lets its buffer go after use, so one huge text is not kept. */
+/** Buffer entries above which a scanner lets its buffer go after use: one huge text is not kept. */
 const KEPT_WORDS = 1 << 16
 
 /** FNV-1a over a word's code units, as `WordScanner` gives it with each word. */
@@ -122,7 +122,10 @@ const HASH_PRIME = 0x01000193
  * each word's characters comes with it, made on the same pass, for callers that look words up.
  */
 export class WordScanner {
-  /** The words of the last text scanned, as triples: word w is text[words[3w], words[3w + 1]), its hash words[3w + 2]. */
+  /**
+   * The words of the last text scanned, as triples: word w is `text.slice(words[3w], words[3w +
+   * 1])`, and `words[3w + 2]` is its hash.
+   */
   words = new Int32Array(384)
 
   /** Scans `text` into `words` and returns how many it has. */

@@ -53,8 +53,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * Schemas come in many shapes, and asking an object of a shape not seen before for a key by name
  * goes through the engine's slowest path, the more so for keys it lacks. So each schema object's
  * own keys are read in one pass (`for...in`: definitions are JSON data, whose own keys are all
- * the keys there are) and handled afterwards in a fixed order: measured, this halved the walk's
- * time in a cold build at 10,000 tools, where asking each object for eight keys was most of it.
+ * the keys there are) and handled afterwards in a fixed order: measured in cold builds at 10,000
+ * tools, this cut the walk's time by about a quarter.
  */
 export function readFields(doc: ToolDocument, sink: FieldSink): void {
   sink.add(Field.Name, doc.name)
