@@ -75,7 +75,7 @@ export function readFields(doc: ToolDocument, sink: FieldSink): void {
 }
 
 /** What the index reads of one schema object. */
-interface SchemaParts {
+class SchemaParts {
   description: unknown
   values: unknown
   properties: unknown
@@ -84,35 +84,28 @@ interface SchemaParts {
   oneOf: unknown
   allOf: unknown
   additionalProperties: unknown
-}
 
-const emptyParts = (): SchemaParts => ({
-  description: undefined,
-  values: undefined,
-  properties: undefined,
-  items: undefined,
-  anyOf: undefined,
-  oneOf: undefined,
-  allOf: undefined,
-  additionalProperties: undefined,
-})
+  clear(): this {
+    this.description = undefined
+    this.values = undefined
+    this.properties = undefined
+    this.items = undefined
+    this.anyOf = undefined
+    this.oneOf = undefined
+    this.allOf = undefined
+    this.additionalProperties = undefined
+    return this
+  }
+}
 
 /**
  * One `SchemaParts` per depth, reused: a node's parts are read before its children's, which sit
  * one level deeper, so nothing still needed is overwritten, and a build allocates none per node.
  */
-const partsByDepth = Array.from({ length: MAX_SCHEMA_DEPTH + 1 }, emptyParts)
+const partsByDepth = Array.from({ length: MAX_SCHEMA_DEPTH + 1 }, () => new SchemaParts())
 
 function schemaParts(node: Record<string, unknown>, depth: number): SchemaParts {
-  const parts = partsByDepth[depth]!
-  parts.description = undefined
-  parts.values = undefined
-  parts.properties = undefined
-  parts.items = undefined
-  parts.anyOf = undefined
-  parts.oneOf = undefined
-  parts.allOf = undefined
-  parts.additionalProperties = undefined
+  const parts = partsByDepth[depth]!.clear()
   for (const key in node) {
     switch (key) {
       case 'description':
