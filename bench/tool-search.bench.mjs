@@ -19,7 +19,7 @@ import {
   ToolSearch,
 } from '../packages/tool-search/dist/index.js'
 import { runCommand } from './support/child-process.mjs'
-import { growCatalog } from './support/grow-catalog.mjs'
+import { requestCatalog } from './support/grow-catalog.mjs'
 import { buildMiniSearch, buildOrama } from './support/search-peers.mjs'
 import { median, quantile, round } from './support/stats.mjs'
 
@@ -84,7 +84,7 @@ async function coldBuilds() {
 async function speed(docs, queries) {
   const cold = await coldBuilds()
   progress('cold builds done')
-  const ten = growCatalog(docs, SIZE)
+  const ten = requestCatalog(docs, SIZE)
   const index = KeywordIndex.build(ten)
   const warm = []
   for (let i = 0; i < 5; i++) warm.push(timed(() => KeywordIndex.build(ten))[0])

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { KeywordIndex, parseCatalog } from '../../packages/tool-search/dist/index.js'
-import { growCatalog } from './grow-catalog.mjs'
+import { requestCatalog } from './grow-catalog.mjs'
 import { buildMiniSearch, buildOrama } from './search-peers.mjs'
 
 const [engine, data, size] = process.argv.slice(2)
@@ -19,7 +19,7 @@ if (build === undefined || data === undefined || !(Number(size) > 0)) {
   console.error('usage: cold-build.mjs syntic|minisearch|orama DATA SIZE')
   process.exit(2)
 }
-const docs = growCatalog(
+const docs = requestCatalog(
   parseCatalog(JSON.parse(readFileSync(join(data, 'catalog.json'), 'utf8'))),
   Number(size),
 )

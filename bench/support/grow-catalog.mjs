@@ -17,3 +17,12 @@ export function growCatalog(docs, size) {
   }
   return out
 }
+
+/**
+ * The grown catalog as a request delivers it: parsed from JSON text. Tools written alike then
+ * share one object shape, as in a real request; the grown copies are otherwise built another way
+ * than the originals, a mix no request has.
+ */
+export function requestCatalog(docs, size) {
+  return JSON.parse(JSON.stringify(growCatalog(docs, size)))
+}
