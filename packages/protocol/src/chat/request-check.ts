@@ -33,6 +33,20 @@ export function reject(code: string, param: string | null, message: string): nev
   throw new Rejection({ code, param, message })
 }
 
+/** A tool type that may be listed once, listed again at `at` after `first`. */
+export function rejectListedTwice(
+  type: string,
+  first: string,
+  at: string,
+  advice = 'list it once',
+): never {
+  reject(
+    'duplicate_tool_type',
+    `${at}.type`,
+    `${type} is listed twice (${first} and ${at}); ${advice}.`,
+  )
+}
+
 /** The path of `key` inside the field at `at` (the top level when `at` is empty). */
 export function joinParam(at: string, key: string): string {
   return at === '' ? key : `${at}.${key}`

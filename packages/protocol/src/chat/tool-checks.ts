@@ -9,7 +9,7 @@ import {
   STANDARD_TOOL_TYPES,
   type StandardToolType,
 } from '../standard-tools/types.js'
-import { closestName, invalid, quote, reject } from './request-check.js'
+import { closestName, invalid, quote, reject, rejectListedTwice } from './request-check.js'
 import { TOOL_NAME_PATTERN } from './request-limits.js'
 
 /**
@@ -53,13 +53,7 @@ export function checkStandardToolEntry(
   seen: Map<string, string>,
 ): void {
   const first = seen.get(type)
-  if (first !== undefined) {
-    reject(
-      'duplicate_tool_type',
-      `${at}.type`,
-      `${type} is listed twice (${first} and ${at}); list each standard tool once.`,
-    )
-  }
+  if (first !== undefined) rejectListedTwice(type, first, at, 'list each standard tool once')
   seen.set(type, at)
   const options = validateStandardToolOptions(type, entry)
   if (!options.ok) reject('invalid_request', `${at}.${options.param}`, options.error)

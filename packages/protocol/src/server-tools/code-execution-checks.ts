@@ -10,6 +10,7 @@ import {
   checkKeys,
   quote,
   reject,
+  rejectListedTwice,
   tooMany,
 } from '../chat/request-check.js'
 import { SERVER_TOOL_CALL_ID_MAX_CHARS } from '../limits.js'
@@ -42,13 +43,7 @@ export function checkCodeExecutionEntry(
   at: string,
   usage: CodeExecutionUsage,
 ): void {
-  if (usage.at !== undefined) {
-    reject(
-      'duplicate_tool_type',
-      `${at}.type`,
-      `${CODE_EXECUTION_TYPE} is listed twice (${usage.at} and ${at}); list it once.`,
-    )
-  }
+  if (usage.at !== undefined) rejectListedTwice(CODE_EXECUTION_TYPE, usage.at, at)
   usage.at = at
   checkKeys(entry, ENTRY_KEYS, at)
   if (entry.container !== undefined && entry.container !== 'auto') {

@@ -11,6 +11,7 @@ import {
   checkKeys,
   quote,
   reject,
+  rejectListedTwice,
   tooMany,
 } from '../chat/request-check.js'
 import { TOOLS_MAX } from '../chat/request-limits.js'
@@ -52,13 +53,7 @@ export function checkToolSearchEntry(
   at: string,
   usage: ToolSearchUsage,
 ): void {
-  if (usage.searchAt !== undefined) {
-    reject(
-      'duplicate_tool_type',
-      `${at}.type`,
-      `${TOOL_SEARCH_TYPE} is listed twice (${usage.searchAt} and ${at}); list it once.`,
-    )
-  }
+  if (usage.searchAt !== undefined) rejectListedTwice(TOOL_SEARCH_TYPE, usage.searchAt, at)
   usage.searchAt = at
   checkKeys(entry, SEARCH_ENTRY_KEYS, at)
   if (entry.mode !== undefined) asOneOf(entry.mode, `${at}.mode`, TOOL_SEARCH_MODES)

@@ -19,6 +19,11 @@ export interface EgressDecision {
   address?: string
 }
 
+/** The decision for a connection refused before its request named a target. */
+function unparsed(reason: string): Omit<EgressDecision, 'sandbox'> {
+  return { host: '', port: 0, method: 'unknown', allowed: false, reason }
+}
+
 export interface EgressProxyOptions {
   /** Connections open at once per sandbox. */
   maxConnectionsPerSandbox?: number
@@ -132,13 +137,11 @@ export class EgressProxy {
       respond(client, status, text)
     }
     if (entry.open >= this.limits.maxConnectionsPerSandbox) {
-      refuse(429, `at most ${this.limits.maxConnectionsPerSandbox} connections at once`, {
-        host: '',
-        port: 0,
-        method: 'unknown',
-        allowed: false,
-        reason: 'too_many_connections',
-      })
+      refuse(
+        429,
+        `at most ${this.limits.maxConnectionsPerSandbox} connections at once`,
+        unparsed('too_many_connections'),
+      )
       return
     }
     entry.open++
@@ -152,13 +155,11 @@ export class EgressProxy {
       client.off('data', onData)
       client.pause()
       if (end === -1 || end > MAX_HEAD_BYTES) {
-        refuse(400, `the request head is larger than ${MAX_HEAD_BYTES} bytes`, {
-          host: '',
-          port: 0,
-          method: 'unknown',
-          allowed: false,
-          reason: 'bad_request',
-        })
+        refuse(
+          400,
+          `the request head is larger than ${MAX_HEAD_BYTES} bytes`,
+          unparsed('bad_request'),
+        )
         return
       }
       let request: ProxyRequest
@@ -166,13 +167,7 @@ export class EgressProxy {
         request = parseProxyRequest(buffered.subarray(0, end).toString('latin1'))
       } catch (error) {
         const status = error instanceof ProxyRequestError ? error.status : 400
-        refuse(status, (error as Error).message, {
-          host: '',
-          port: 0,
-          method: 'unknown',
-          allowed: false,
-          reason: 'bad_request',
-        })
+        refuse(status, (error as Error).message, unparsed('bad_request'))
         return
       }
       void this.forward(entry, client, request, buffered.subarray(end + 4), refuse)

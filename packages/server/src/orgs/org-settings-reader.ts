@@ -1,4 +1,4 @@
-import { DEFAULT_CODE_EXECUTION, DEFAULT_TIER } from '../store/org-settings-table.js'
+import { defaultOrgSettings } from '../store/org-settings-table.js'
 import type { Store } from '../store/port.js'
 import { type EffectiveOrgSettings, type Tiers, withEffectiveLimit } from './container-limit.js'
 
@@ -79,14 +79,7 @@ export class OrgSettingsReader {
   }
 
   private async read(org: string): Promise<EffectiveOrgSettings> {
-    const stored = (await this.store.getOrgSettings(org)) ?? {
-      org,
-      codeExecution: DEFAULT_CODE_EXECUTION,
-      containerLimitOverride: null,
-      egressAllowlist: [],
-      tier: DEFAULT_TIER,
-      updatedAt: null,
-    }
+    const stored = (await this.store.getOrgSettings(org)) ?? defaultOrgSettings(org)
     return withEffectiveLimit(stored, this.tiers)
   }
 }

@@ -8,7 +8,8 @@ export const DEFAULT_CODE_EXECUTION = true
 export const DEFAULT_CONTAINER_LIMIT = 20
 export const DEFAULT_TIER = 'default'
 
-function defaults(org: string): OrgSettings {
+/** What an org that never changed its settings has. */
+export function defaultOrgSettings(org: string): OrgSettings {
   return {
     org,
     codeExecution: DEFAULT_CODE_EXECUTION,
@@ -28,7 +29,7 @@ interface SettingsRow {
 }
 
 function toSettings(org: string, row: SettingsRow): OrgSettings {
-  if (row.updated_at === null) return defaults(org)
+  if (row.updated_at === null) return defaultOrgSettings(org)
   return {
     org,
     codeExecution: Number(row.code_execution) === 1,
@@ -77,7 +78,7 @@ export class OrgSettingsTable {
     const egress =
       patch.egressAllowlist === undefined ? null : JSON.stringify(patch.egressAllowlist)
     const tier = patch.tier ?? null
-    const d = defaults(org)
+    const d = defaultOrgSettings(org)
     // container_limit is what servers before migration 3 enforce; it mirrors the override so they
     // keep their old behaviour during a rolling upgrade. One statement, so two changes at once
     // each keep the other's fields.
